@@ -1,0 +1,32 @@
+"""The record model shared by converters, partitioners, rotation and formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from s3connect.schema import ConnectSchema
+
+__all__ = ["Header", "SinkRecord"]
+
+Header = tuple[str, bytes | None]
+
+
+@dataclass(frozen=True, slots=True)
+class SinkRecord:
+    """One Kafka record after conversion, as Kafka Connect's ``SinkRecord``.
+
+    ``timestamp`` is the Kafka record timestamp in epoch milliseconds (None when the record has none).
+    ``key``/``value`` are converted values (see :mod:`s3connect.schema` for the representation);
+    their schemas are None for schemaless data. ``value`` is None for a tombstone.
+    """
+
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int | None
+    key: Any
+    value: Any
+    key_schema: ConnectSchema | None = None
+    value_schema: ConnectSchema | None = None
+    headers: tuple[Header, ...] = ()
