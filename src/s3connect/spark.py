@@ -1,0 +1,74 @@
+"""The one place a SparkSession is made.
+
+On Databricks (``DATABRICKS_RUNTIME_VERSION`` set) the runtime already has Kafka, Avro, Delta and
+RocksDB: the existing session is returned and nothing is configured. Locally the session gets the
+jars fetched at setup (``.deps/spark-jars``, see ``stack/fetch_jars.py``), Delta's SQL
+extension and catalog, and the RocksDB state store. Nothing is resolved or downloaded here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = ["get_spark", "local_jars", "on_databricks"]
+
+
+def on_databricks() -> bool:
+    """True inside a Databricks runtime."""
+    return "DATABRICKS_RUNTIME_VERSION" in os.environ
+
+
+def _jars_dir() -> Path:
+    env = os.environ.get("S3CONNECT_JARS_DIR")
+    if env:
+        return Path(env)
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / ".deps" / "spark-jars"
+        if candidate.is_dir():
+            return candidate
+    return Path.cwd() / ".deps" / "spark-jars"
+
+
+def local_jars() -> list[Path]:
+    """The locally fetched connector jars; raises if setup has not fetched them."""
+    jars = sorted(_jars_dir().glob("*.jar"))
+    if not jars:
+        raise RuntimeError(
+            f"no Spark connector jars in {_jars_dir()}: run `make install` (it fetches them once)"
+        )
+    return jars
+
+
+def get_spark(app_name: str = "s3connect", *, shuffle_partitions: int | None = None) -> SparkSession:
+    """The active SparkSession on Databricks, else a local one with Kafka, Avro, Delta and RocksDB."""
+    from pyspark.sql import SparkSession
+
+    if on_databricks():
+        return SparkSession.builder.getOrCreate()
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    cores = os.cpu_count() or 2
+    builder = (
+        SparkSession.builder.master(os.environ.get("S3CONNECT_SPARK_MASTER", f"local[{cores}]"))
+        .appName(app_name)
+        .config("spark.jars", ",".join(str(j) for j in local_jars()))
+        .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config(
+            "spark.sql.streaming.stateStore.providerClass",
+            "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
+        )
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions or cores))
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.databricks.delta.snapshotPartitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.memory", os.environ.get("S3CONNECT_DRIVER_MEMORY", "4g"))
+    )
+    return builder.getOrCreate()

@@ -1,0 +1,250 @@
+"""The local stack: a real Kafka broker (KRaft, official jars) and an S3-compatible server.
+
+    python stack/stack.py up|down|status
+
+- Kafka: ``kafka.Kafka`` from ``.deps/kafka-libs`` (fetched by ``stack/fetch_jars.py``), one node
+  acting as broker and controller on 127.0.0.1:$KAFKA_PORT (default 9092; controller on
+  $KAFKA_CONTROLLER_PORT, default 9093), data and log under ``.stack/kafka``.
+- S3: moto's standalone server (``moto_server``, from PyPI) on 127.0.0.1:$S3_PORT (default 9000),
+  path-style, log under ``.stack/s3``.
+
+``up`` is idempotent (a running service is left alone) and waits until both answer; a port held by
+something else is reported clearly. ``down`` stops what ``up`` started.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STACK = ROOT / ".stack"
+KAFKA_LIBS = ROOT / ".deps" / "kafka-libs"
+HOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class Service:
+    name: str
+    port: int
+
+    @property
+    def home(self) -> Path:
+        return STACK / self.name
+
+    @property
+    def pidfile(self) -> Path:
+        return self.home / "pid"
+
+    @property
+    def log(self) -> Path:
+        return self.home / f"{self.name}.log"
+
+    def pid(self) -> int | None:
+        try:
+            pid = int(self.pidfile.read_text())
+            os.kill(pid, 0)
+        except (FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
+            return None
+        return pid
+
+
+KAFKA = Service("kafka", int(os.environ.get("KAFKA_PORT", "9092")))
+CONTROLLER_PORT = int(os.environ.get("KAFKA_CONTROLLER_PORT", "9093"))
+S3 = Service("s3", int(os.environ.get("S3_PORT", "9000")))
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex((HOST, port)) == 0
+
+
+def _cluster_id() -> str:
+    while True:
+        cid = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+        if not cid.startswith("-"):
+            return cid
+
+
+def _kafka_properties(data: Path) -> str:
+    port, cport = KAFKA.port, CONTROLLER_PORT
+    return f"""process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@{HOST}:{cport}
+listeners=PLAINTEXT://{HOST}:{port},CONTROLLER://{HOST}:{cport}
+advertised.listeners=PLAINTEXT://{HOST}:{port}
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs={data}
+num.partitions=1
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+log.retention.hours=-1
+"""
+
+
+def _java_cmd(main: str, *args: str) -> list[str]:
+    if not any(KAFKA_LIBS.glob("*.jar")):
+        sys.exit(f"no Kafka jars in {KAFKA_LIBS}: run `make install` first")
+    return [
+        "java", "-Xms256m", "-Xmx1g", "-XX:+UseG1GC", "-Djava.awt.headless=true",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+        "-Dorg.slf4j.simpleLogger.showDateTime=true",
+        "-cp", f"{KAFKA_LIBS}/*", main, *args,
+    ]  # fmt: skip
+
+
+def _start(service: Service, cmd: list[str]) -> None:
+    service.home.mkdir(parents=True, exist_ok=True)
+    with service.log.open("ab") as log:
+        proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            cwd=service.home, start_new_session=True,
+        )  # fmt: skip
+    service.pidfile.write_text(str(proc.pid))
+
+
+def _check_port_free(service: Service) -> None:
+    if _port_open(service.port):
+        sys.exit(
+            f"{service.name}: port {service.port} on {HOST} is already taken by another process; "
+            f"stop it or choose another port ({service.name.upper()}_PORT=...)"
+        )
+
+
+def start_kafka() -> None:
+    if KAFKA.pid():
+        print(f"kafka: already running (pid {KAFKA.pid()}) on {HOST}:{KAFKA.port}")
+        return
+    _check_port_free(KAFKA)
+    if _port_open(CONTROLLER_PORT):
+        sys.exit(f"kafka: controller port {CONTROLLER_PORT} is already taken (KAFKA_CONTROLLER_PORT=...)")
+    data = KAFKA.home / "data"
+    props = KAFKA.home / "server.properties"
+    KAFKA.home.mkdir(parents=True, exist_ok=True)
+    props.write_text(_kafka_properties(data))
+    if not (data / "meta.properties").exists():
+        subprocess.run(
+            _java_cmd("kafka.tools.StorageTool", "format", "-t", _cluster_id(), "-c", str(props)),
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+    _start(KAFKA, _java_cmd("kafka.Kafka", str(props)))
+
+
+def start_s3() -> None:
+    if S3.pid():
+        print(f"s3: already running (pid {S3.pid()}) on http://{HOST}:{S3.port}")
+        return
+    _check_port_free(S3)
+    moto = Path(sys.executable).parent / "moto_server"
+    _start(S3, [str(moto), "-H", HOST, "-p", str(S3.port)])
+
+
+def _kafka_ready() -> bool:
+    if not _port_open(KAFKA.port):
+        return False
+    from confluent_kafka.admin import AdminClient
+
+    try:
+        md = AdminClient({"bootstrap.servers": f"{HOST}:{KAFKA.port}"}).list_topics(timeout=2)
+    except Exception:
+        return False
+    return len(md.brokers) > 0
+
+
+def _s3_ready() -> bool:
+    try:
+        with urllib.request.urlopen(f"http://{HOST}:{S3.port}/", timeout=1) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
+def _wait(service: Service, ready: object, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if service.pid() is None:
+            tail = service.log.read_text(errors="replace")[-3000:] if service.log.exists() else ""
+            sys.exit(f"{service.name}: exited during start; last log lines:\n{tail}")
+        if ready():  # type: ignore[operator]
+            return
+        time.sleep(0.5)
+    sys.exit(f"{service.name}: not answering on port {service.port} after {timeout:.0f}s (log: {service.log})")
+
+
+def up() -> None:
+    start_kafka()
+    start_s3()
+    _wait(KAFKA, _kafka_ready)
+    _wait(S3, _s3_ready)
+    print(f"kafka: ready on {HOST}:{KAFKA.port}")
+    print(f"s3:    ready on http://{HOST}:{S3.port}")
+
+
+def _stop(service: Service) -> None:
+    pid = service.pid()
+    if pid is None:
+        print(f"{service.name}: not running")
+        service.pidfile.unlink(missing_ok=True)
+        return
+    os.killpg(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while service.pid() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if service.pid():
+        os.killpg(pid, signal.SIGKILL)
+    service.pidfile.unlink(missing_ok=True)
+    print(f"{service.name}: stopped")
+
+
+def down() -> None:
+    _stop(S3)
+    _stop(KAFKA)
+
+
+def status() -> int:
+    code = 0
+    for service, ready in ((KAFKA, _kafka_ready), (S3, _s3_ready)):
+        pid = service.pid()
+        if pid and ready():
+            print(f"{service.name}: running (pid {pid}) on port {service.port}")
+        elif pid:
+            print(f"{service.name}: started (pid {pid}) but not answering on port {service.port}")
+            code = 1
+        else:
+            print(f"{service.name}: not running")
+            code = 1
+    return code
+
+
+def main(argv: list[str]) -> int:
+    commands = {"up": up, "down": down}
+    if len(argv) != 2 or argv[1] not in {"up", "down", "status"}:
+        print("usage: stack.py up|down|status", file=sys.stderr)
+        return 2
+    if argv[1] == "status":
+        return status()
+    commands[argv[1]]()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

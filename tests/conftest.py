@@ -1,0 +1,134 @@
+"""Shared fixtures: the real local stack (Kafka broker, S3 server) and one SparkSession.
+
+Integration tests take these fixtures; when the stack is not up (``make up``) they fail loudly,
+never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import boto3
+import pytest
+from botocore.config import Config as BotoConfig
+from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
+S3_ENDPOINT = f"http://127.0.0.1:{os.environ.get('S3_PORT', '9000')}"
+S3_CREDENTIALS = {"aws_access_key_id": "test", "aws_secret_access_key": "test"}
+
+
+def _require(port_url: str, what: str) -> None:
+    host, port = port_url.replace("http://", "").split(":")
+    with socket.socket() as s:
+        s.settimeout(1)
+        if s.connect_ex((host, int(port))) != 0:
+            pytest.fail(f"{what} is not answering on {port_url}: start the stack with `make up`")
+
+
+@pytest.fixture(scope="session")
+def kafka_bootstrap() -> str:
+    _require(KAFKA, "Kafka")
+    return KAFKA
+
+
+@pytest.fixture(scope="session")
+def kafka_admin(kafka_bootstrap: str) -> AdminClient:
+    return AdminClient({"bootstrap.servers": kafka_bootstrap})
+
+
+@pytest.fixture
+def make_topic(kafka_admin: AdminClient) -> Iterator[Callable[..., str]]:
+    """Create a uniquely named topic; deleted after the test."""
+    created: list[str] = []
+
+    def make(prefix: str = "t", partitions: int = 1) -> str:
+        name = f"{prefix}-{uuid.uuid4().hex[:8]}"
+        for future in kafka_admin.create_topics([NewTopic(name, partitions, 1)]).values():
+            future.result(timeout=30)
+        created.append(name)
+        return name
+
+    yield make
+    if created:
+        for future in kafka_admin.delete_topics(created).values():
+            future.result(timeout=30)
+
+
+@pytest.fixture
+def producer(kafka_bootstrap: str) -> Iterator[Producer]:
+    p = Producer({"bootstrap.servers": kafka_bootstrap, "linger.ms": 5, "enable.idempotence": True})
+    yield p
+    assert p.flush(30) == 0
+
+
+@pytest.fixture
+def consume(kafka_bootstrap: str) -> Callable[..., list[Any]]:
+    """Read every record of a topic from the beginning (all partitions) until ``expected`` arrive."""
+
+    def read(topic: str, expected: int, timeout: float = 60.0) -> list[Any]:
+        import time
+
+        c = Consumer(
+            {
+                "bootstrap.servers": kafka_bootstrap,
+                "group.id": f"test-{uuid.uuid4().hex[:8]}",
+                "auto.offset.reset": "earliest",
+                "enable.auto.commit": False,
+            }
+        )
+        c.subscribe([topic])
+        out: list[Any] = []
+        deadline = time.monotonic() + timeout
+        try:
+            while len(out) < expected and time.monotonic() < deadline:
+                msg = c.poll(0.5)
+                if msg is None:
+                    continue
+                assert msg.error() is None, msg.error()
+                out.append(msg)
+        finally:
+            c.close()
+        return out
+
+    return read
+
+
+@pytest.fixture(scope="session")
+def s3(kafka_bootstrap: str) -> Any:
+    _require(S3_ENDPOINT, "The S3 server")
+    return boto3.client(
+        "s3",
+        endpoint_url=S3_ENDPOINT,
+        region_name="us-east-1",
+        config=BotoConfig(s3={"addressing_style": "path"}),
+        **S3_CREDENTIALS,
+    )
+
+
+@pytest.fixture
+def bucket(s3: Any) -> str:
+    name = f"b-{uuid.uuid4().hex[:12]}"
+    s3.create_bucket(Bucket=name)
+    return name
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[SparkSession]:
+    os.environ.setdefault("S3CONNECT_SPARK_MASTER", "local[2]")
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "test")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "test")
+    from s3connect.spark import get_spark
+
+    session = get_spark("s3connect-tests", shuffle_partitions=2)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
