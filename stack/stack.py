@@ -136,7 +136,9 @@ def start_kafka() -> None:
         return
     _check_port_free(KAFKA)
     if _port_open(CONTROLLER_PORT):
-        sys.exit(f"kafka: controller port {CONTROLLER_PORT} is already taken (KAFKA_CONTROLLER_PORT=...)")
+        sys.exit(
+            f"kafka: controller port {CONTROLLER_PORT} is already taken (KAFKA_CONTROLLER_PORT=...)"
+        )
     data = KAFKA.home / "data"
     props = KAFKA.home / "server.properties"
     KAFKA.home.mkdir(parents=True, exist_ok=True)
@@ -187,7 +189,9 @@ def _wait(service: Service, ready: object, timeout: float = 90.0) -> None:
         if ready():  # type: ignore[operator]
             return
         time.sleep(0.5)
-    sys.exit(f"{service.name}: not answering on port {service.port} after {timeout:.0f}s (log: {service.log})")
+    sys.exit(
+        f"{service.name}: not answering on port {service.port} after {timeout:.0f}s (log: {service.log})"
+    )
 
 
 def up() -> None:

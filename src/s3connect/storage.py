@@ -1,0 +1,265 @@
+"""Object storage: S3 (boto3, multipart) and a local folder (``file://``), same key layout.
+
+Objects become visible atomically: a writer streams parts of ``s3.part.size`` bytes into an S3
+multipart upload and completes it on close (one ``PutObject`` when the object fits in one part);
+on error the upload is aborted, so a reader never sees a partial object. Memory held per open
+writer is at most one part. A local destination writes a hidden temporary file and renames it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol, TypeVar
+from urllib.parse import urlparse
+
+from s3connect.errors import StorageError
+
+__all__ = ["LocalStorage", "S3Settings", "S3Storage", "Storage", "make_storage"]
+
+T = TypeVar("T")
+
+
+class Storage(Protocol):
+    """Where the sink writes and the source reads objects."""
+
+    def open_write(self, key: str) -> Any:
+        """A context manager yielding a binary file; the object appears when it exits cleanly."""
+
+    def read(self, key: str) -> bytes:
+        """The whole object at ``key``."""
+
+    def list_keys(self, prefix: str = "") -> Iterator[str]:
+        """Every key under ``prefix``, in lexicographic order."""
+
+    def describe(self) -> str:
+        """Where this storage points, for logs (no secrets)."""
+
+
+@dataclass(frozen=True, slots=True)
+class S3Settings:
+    """The S3 options of a connector config (Confluent's key names in comments)."""
+
+    bucket: str  # s3.bucket.name
+    region: str = "us-west-2"  # s3.region
+    endpoint_url: str | None = None  # store.url
+    path_style: bool = True  # s3.path.style.access.enabled
+    access_key_id: str | None = None  # aws.access.key.id
+    secret_access_key: str | None = None  # aws.secret.access.key
+    part_size: int = 26_214_400  # s3.part.size
+    part_retries: int = 3  # s3.part.retries
+    retry_backoff_ms: int = 200  # s3.retry.backoff.ms
+
+    def __repr__(self) -> str:
+        secret = "****" if self.secret_access_key else None
+        return (
+            f"S3Settings(bucket={self.bucket!r}, region={self.region!r}, "
+            f"endpoint_url={self.endpoint_url!r}, path_style={self.path_style}, "
+            f"access_key_id={self.access_key_id!r}, secret_access_key={secret!r}, "
+            f"part_size={self.part_size})"
+        )
+
+
+def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
+    """Run ``call``, retrying ``s3.part.retries`` times with exponential backoff from
+    ``s3.retry.backoff.ms`` (as Confluent's S3 sink does)."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except (BotoCoreError, ClientError) as exc:
+            if attempt >= settings.part_retries:
+                raise StorageError(
+                    f"{what} failed after {attempt + 1} attempts: {type(exc).__name__}: {exc}"
+                ) from exc
+            time.sleep(settings.retry_backoff_ms * (2**attempt) / 1000.0)
+            attempt += 1
+
+
+class _S3Writer(io.RawIOBase):
+    """A write-only stream that uploads one part every ``part_size`` bytes."""
+
+    def __init__(self, client: Any, settings: S3Settings, key: str) -> None:
+        super().__init__()
+        self._client, self._settings, self._key = client, settings, key
+        self._buffer = bytearray()
+        self._upload_id: str | None = None
+        self._parts: list[dict[str, Any]] = []
+        self.bytes_written = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        self._buffer += view
+        self.bytes_written += len(view)
+        while len(self._buffer) >= self._settings.part_size:
+            part = bytes(self._buffer[: self._settings.part_size])
+            del self._buffer[: self._settings.part_size]
+            self._upload_part(part)
+        return len(view)
+
+    def _upload_part(self, body: bytes) -> None:
+        s, key = self._settings, self._key
+        if self._upload_id is None:
+            created = _retrying(
+                s,
+                f"starting the multipart upload of s3://{s.bucket}/{key}",
+                lambda: self._client.create_multipart_upload(Bucket=s.bucket, Key=key),
+            )
+            self._upload_id = created["UploadId"]
+        number = len(self._parts) + 1
+        response = _retrying(
+            s,
+            f"uploading part {number} of s3://{s.bucket}/{key}",
+            lambda: self._client.upload_part(
+                Bucket=s.bucket, Key=key, UploadId=self._upload_id, PartNumber=number, Body=body
+            ),
+        )
+        self._parts.append({"PartNumber": number, "ETag": response["ETag"]})
+
+    def commit(self) -> None:
+        """Make the object visible."""
+        s, key = self._settings, self._key
+        body = bytes(self._buffer)
+        self._buffer.clear()
+        if self._upload_id is None:
+            _retrying(
+                s,
+                f"writing s3://{s.bucket}/{key}",
+                lambda: self._client.put_object(Bucket=s.bucket, Key=key, Body=body),
+            )
+            return
+        if body:
+            self._upload_part(body)
+        _retrying(
+            s,
+            f"completing the multipart upload of s3://{s.bucket}/{key}",
+            lambda: self._client.complete_multipart_upload(
+                Bucket=s.bucket,
+                Key=key,
+                UploadId=self._upload_id,
+                MultipartUpload={"Parts": self._parts},
+            ),
+        )
+
+    def abort(self) -> None:
+        """Drop every uploaded part; the object never appears."""
+        self._buffer.clear()
+        if self._upload_id is not None:
+            # Best effort: the error that led here matters more than a failed abort.
+            with contextlib.suppress(Exception):
+                self._client.abort_multipart_upload(
+                    Bucket=self._settings.bucket, Key=self._key, UploadId=self._upload_id
+                )
+
+
+class S3Storage:
+    """Amazon S3 or any S3-compatible endpoint (``store.url``), through boto3."""
+
+    def __init__(self, settings: S3Settings) -> None:
+        import boto3
+        from botocore.config import Config
+
+        self.settings = settings
+        self._client = boto3.client(
+            "s3",
+            region_name=settings.region,
+            endpoint_url=settings.endpoint_url,
+            aws_access_key_id=settings.access_key_id,
+            aws_secret_access_key=settings.secret_access_key,
+            config=Config(
+                s3={"addressing_style": "path" if settings.path_style else "auto"},
+                retries={"max_attempts": 1, "mode": "standard"},
+            ),
+        )
+
+    @property
+    def client(self) -> Any:
+        """The boto3 S3 client."""
+        return self._client
+
+    @contextmanager
+    def open_write(self, key: str) -> Iterator[BinaryIO]:
+        writer = _S3Writer(self._client, self.settings, key)
+        try:
+            yield writer  # type: ignore[misc]
+        except BaseException:
+            writer.abort()
+            raise
+        try:
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+
+    def read(self, key: str) -> bytes:
+        s = self.settings
+        response = _retrying(
+            s,
+            f"reading s3://{s.bucket}/{key}",
+            lambda: self._client.get_object(Bucket=s.bucket, Key=key),
+        )
+        return bytes(response["Body"].read())
+
+    def list_keys(self, prefix: str = "") -> Iterator[str]:
+        paginator = self._client.get_paginator("list_objects_v2")
+        for page in paginator.paginate(Bucket=self.settings.bucket, Prefix=prefix):
+            for item in page.get("Contents", []):
+                yield item["Key"]
+
+    def describe(self) -> str:
+        endpoint = f" at {self.settings.endpoint_url}" if self.settings.endpoint_url else ""
+        return f"s3://{self.settings.bucket}{endpoint}"
+
+
+class LocalStorage:
+    """A local folder with the same key layout, for trying the sink without S3."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+
+    @contextmanager
+    def open_write(self, key: str) -> Iterator[BinaryIO]:
+        path = self.root / key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+        try:
+            with tmp.open("wb") as out:
+                yield out
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def read(self, key: str) -> bytes:
+        return (self.root / key).read_bytes()
+
+    def list_keys(self, prefix: str = "") -> Iterator[str]:
+        if not self.root.exists():
+            return
+        keys = (
+            p.relative_to(self.root).as_posix()
+            for p in self.root.rglob("*")
+            if p.is_file() and not p.name.startswith(".")
+        )
+        yield from sorted(k for k in keys if k.startswith(prefix))
+
+    def describe(self) -> str:
+        return f"file://{self.root}"
+
+
+def make_storage(settings: S3Settings) -> Storage:
+    """S3 storage, or a local folder when ``store.url`` is a ``file://`` URL."""
+    if settings.endpoint_url and settings.endpoint_url.startswith("file://"):
+        return LocalStorage(urlparse(settings.endpoint_url).path)
+    return S3Storage(settings)
