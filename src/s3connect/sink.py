@@ -1,0 +1,326 @@
+"""The S3 sink as a Spark Structured Streaming query.
+
+    Kafka source ──▶ groupBy(topic, partition) ──▶ transformWithStateInPandas(SinkProcessor)
+        ──▶ committed-object rows ──▶ foreachBatch: commit log (Delta) + progress
+
+One stateful-processor key is one Kafka topic-partition, so Spark spreads topic-partitions over
+its executors. The processor keeps, in the RocksDB state store, the rotator state and the
+records of still-open files; Spark checkpoints that state together with the Kafka offsets, so a
+restart resumes open files exactly and a replayed micro-batch rewrites identical objects
+(exactly-once for deterministic partitioners and rotation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from pyspark.sql.streaming.stateful_processor import (
+    ExpiredTimerInfo,
+    StatefulProcessor,
+    StatefulProcessorHandle,
+    TimerValues,
+)
+
+from s3connect.config import SinkConfig
+from s3connect.pending import decode_pending, encode_pending
+from s3connect.pipeline import build_writer_context
+from s3connect.rotation import RotatorState
+from s3connect.writer import CommittedObject, RawRecord, TopicPartitionWriter, WriterContext
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.streaming import StreamingQuery
+
+__all__ = ["COMMIT_SCHEMA", "SinkProcessor", "SinkRun", "SinkSummary", "run_sink", "start_sink"]
+
+COMMIT_COLUMNS = (
+    "object_key",
+    "topic",
+    "partition",
+    "encoded_partition",
+    "start_offset",
+    "end_offset",
+    "record_count",
+    "bytes",
+)
+COMMIT_SCHEMA = (
+    "object_key STRING, topic STRING, partition INT, encoded_partition STRING, "
+    "start_offset LONG, end_offset LONG, record_count LONG, bytes LONG"
+)
+
+
+def _rows(objects: list[CommittedObject]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            (o.key, o.topic, o.partition, o.encoded_partition, o.start_offset, o.end_offset,
+             o.record_count, o.bytes)
+            for o in objects
+        ],  # fmt: skip
+        columns=list(COMMIT_COLUMNS),
+    ).astype({"partition": "int32", "start_offset": "int64", "end_offset": "int64",
+              "record_count": "int64", "bytes": "int64"})  # fmt: skip
+
+
+def _headers(cell: Any) -> tuple[tuple[str, bytes | None], ...]:
+    if cell is None:
+        return ()
+    return tuple((h["key"], h["value"]) for h in cell)
+
+
+class SinkProcessor(StatefulProcessor):
+    """Writes the files of one Kafka topic-partition per grouping key."""
+
+    def __init__(self, config: SinkConfig) -> None:
+        self._config = config
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._handle = handle
+        self._rotator = handle.getValueState("rotator", "state STRING")
+        self._pending = handle.getListState("pending", "chunk BINARY")
+        self._ctx: WriterContext = build_writer_context(self._config)
+
+    def _writer(self, topic: str, partition: int) -> TopicPartitionWriter:
+        saved = self._rotator.get() if self._rotator.exists() else None
+        state = RotatorState.from_dict(json.loads(saved[0])) if saved else None
+
+        def load() -> list[Any]:
+            if not self._pending.exists():
+                return []
+            out: list[Any] = []
+            for (chunk,) in self._pending.get():
+                out += decode_pending(topic, partition, bytes(chunk))
+            return out
+
+        return TopicPartitionWriter(self._ctx, topic, partition, state, load)
+
+    def _save(self, writer: TopicPartitionWriter, now_ms: int) -> None:
+        if writer.flushed:
+            state, pending = writer.snapshot()
+            self._pending.clear()
+            if pending:
+                self._pending.put([(encode_pending(pending),)])
+        else:
+            state = writer.rotator.state
+            new = writer.new_pending()
+            if new:
+                self._pending.appendValue((encode_pending(new),))
+        self._rotator.update((json.dumps(state.to_dict()),))
+        for old in self._handle.listTimers():
+            self._handle.deleteTimer(old)
+        due = writer.rotator.next_timer_ms()
+        if due is not None:
+            self._handle.registerTimer(max(due, now_ms + 1))
+
+    def handleInputRows(
+        self, key: Any, rows: Iterator[pd.DataFrame], timerValues: TimerValues
+    ) -> Iterator[pd.DataFrame]:
+        topic, partition = str(key[0]), int(key[1])
+        now = timerValues.getCurrentProcessingTimeInMs()
+        frame = pd.concat(list(rows), ignore_index=True).sort_values("offset", kind="stable")
+        writer = self._writer(topic, partition)
+        records = (
+            RawRecord(
+                topic=topic,
+                partition=partition,
+                offset=int(offset),
+                timestamp=None if pd.isna(ts) else int(ts),
+                key=k,
+                value=v,
+                headers=_headers(h),
+            )
+            for offset, ts, k, v, h in zip(
+                frame["offset"], frame["timestamp"], frame["key"], frame["value"],
+                frame["headers"], strict=True,
+            )  # fmt: skip
+        )
+        committed = writer.write(records, now)
+        committed += writer.on_timer(now)
+        self._save(writer, now)
+        yield _rows(committed)
+
+    def handleExpiredTimer(
+        self, key: Any, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo
+    ) -> Iterator[pd.DataFrame]:
+        topic, partition = str(key[0]), int(key[1])
+        now = timerValues.getCurrentProcessingTimeInMs()
+        writer = self._writer(topic, partition)
+        committed = writer.on_timer(now)
+        self._save(writer, now)
+        yield _rows(committed)
+
+    def close(self) -> None:
+        pass
+
+
+def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
+    """The configured topics as raw Kafka rows (timestamp in epoch milliseconds)."""
+    reader = (
+        spark.readStream.format("kafka")
+        .option("kafka.bootstrap.servers", config.kafka_bootstrap_servers)
+        .option("startingOffsets", config.starting_offsets)
+        .option("includeHeaders", "true")
+    )
+    if config.topics_regex:
+        reader = reader.option("subscribePattern", config.topics_regex)
+    else:
+        reader = reader.option("subscribe", ",".join(config.topics))
+    if config.max_offsets_per_trigger:
+        reader = reader.option("maxOffsetsPerTrigger", str(config.max_offsets_per_trigger))
+    for name, value in config.kafka_options.items():
+        reader = reader.option(name, value)
+    return reader.load().selectExpr(
+        "topic", "partition", "offset", "unix_millis(timestamp) AS timestamp", "key", "value",
+        "headers",
+    )  # fmt: skip
+
+
+@dataclass
+class SinkSummary:
+    """What a sink run wrote, per topic-partition and in total."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    batches: int = 0
+    input_rows: int = 0
+
+    def totals(self) -> dict[tuple[str, int], dict[str, int]]:
+        """Objects, records and bytes per (topic, partition)."""
+        out: dict[tuple[str, int], dict[str, int]] = {}
+        for o in self.objects:
+            t = out.setdefault((o["topic"], o["partition"]), {"objects": 0, "records": 0, "bytes": 0})
+            t["objects"] += 1
+            t["records"] += o["record_count"]
+            t["bytes"] += o["bytes"]
+        return out
+
+    def render(self) -> str:
+        """A plain-text summary table."""
+        lines = [f"{'topic':<30} {'partition':>9} {'objects':>8} {'records':>10} {'bytes':>12}"]
+        for (topic, partition), t in sorted(self.totals().items()):
+            lines.append(
+                f"{topic:<30} {partition:>9} {t['objects']:>8} {t['records']:>10} {t['bytes']:>12}"
+            )
+        n_obj = len(self.objects)
+        n_rec = sum(o["record_count"] for o in self.objects)
+        n_bytes = sum(o["bytes"] for o in self.objects)
+        lines.append(f"{'total':<30} {'':>9} {n_obj:>8} {n_rec:>10} {n_bytes:>12}")
+        return "\n".join(lines)
+
+
+def _app_id(config: SinkConfig) -> str:
+    return "s3connect-sink-" + hashlib.sha256(config.checkpoint_location.encode()).hexdigest()[:16]
+
+
+def _commit_log_writer(
+    config: SinkConfig, summary: SinkSummary, log: Callable[[str], None]
+) -> Callable[[DataFrame, int], None]:
+    def write(batch: DataFrame, batch_id: int) -> None:
+        # One action only: evaluating the batch twice would run the writers twice.
+        rows = [r.asDict() for r in batch.collect()]
+        summary.batches += 1
+        summary.objects += rows
+        if rows and config.commit_log_table:
+            from s3connect.commit_log import append_commit_log
+
+            append_commit_log(batch.sparkSession, config.commit_log_table, rows, _app_id(config),
+                              batch_id)  # fmt: skip
+        if rows:
+            n_rec = sum(r["record_count"] for r in rows)
+            n_bytes = sum(r["bytes"] for r in rows)
+            log(f"batch {batch_id}: committed {len(rows)} objects, {n_rec} records, {n_bytes} bytes")
+
+    return write
+
+
+@dataclass
+class SinkRun:
+    """A started sink query with the summary it fills as batches commit."""
+
+    query: StreamingQuery
+    summary: SinkSummary
+
+
+def start_sink(
+    config: SinkConfig,
+    spark: SparkSession | None = None,
+    *,
+    once: bool | None = None,
+    log: Callable[[str], None] = print,
+) -> SinkRun:
+    """Start the sink query (``once`` forces the availableNow trigger)."""
+    from s3connect.spark import get_spark
+
+    spark = spark or get_spark("s3connect-sink")
+    summary = SinkSummary()
+    committed = (
+        kafka_source(spark, config)
+        .groupBy("topic", "partition")
+        .transformWithStateInPandas(
+            statefulProcessor=SinkProcessor(config),
+            outputStructType=COMMIT_SCHEMA,
+            outputMode="Append",
+            timeMode="ProcessingTime",
+        )
+    )
+    writer = (
+        committed.writeStream.queryName(config.name)
+        .option("checkpointLocation", config.checkpoint_location)
+        .foreachBatch(_commit_log_writer(config, summary, log))
+    )
+    if once or (once is None and config.trigger == "availableNow"):
+        writer = writer.trigger(availableNow=True)
+    else:
+        writer = writer.trigger(processingTime=f"{config.trigger_interval_ms} milliseconds")
+    return SinkRun(writer.start(), summary)
+
+
+def run_sink(
+    config: SinkConfig,
+    spark: SparkSession | None = None,
+    *,
+    once: bool | None = None,
+    log: Callable[[str], None] = print,
+    timeout_s: float | None = None,
+) -> SinkSummary:
+    """Run the sink until it stops (availableNow) or ``timeout_s``; print progress and summary."""
+    run = start_sink(config, spark, once=once, log=log)
+    query, seen = run.query, -1
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    try:
+        while query.isActive and (deadline is None or time.monotonic() < deadline):
+            query.awaitTermination(1)
+            seen = _show_progress(query, seen, log)
+        _show_progress(query, seen, log)
+    finally:
+        if query.isActive:
+            query.stop()
+    exc = query.exception()
+    if exc is not None:
+        raise RuntimeError(f"the sink query failed: {exc}") from None
+    log(run.summary.render())
+    sys.stdout.flush()
+    return run.summary
+
+
+def _show_progress(query: StreamingQuery, seen: int, log: Callable[[str], None]) -> int:
+    for progress in query.recentProgress:
+        batch = int(progress["batchId"])
+        if batch <= seen:
+            continue
+        lag = [
+            s.get("metrics", {}).get("maxOffsetsBehindLatest")
+            for s in progress.get("sources", [])
+        ]
+        lag_text = ", ".join(str(x) for x in lag if x is not None) or "?"
+        log(
+            f"progress: batch {batch}, {progress.get('numInputRows', 0)} input records, "
+            f"{progress.get('processedRowsPerSecond', 0.0):.0f} records/s, lag {lag_text}"
+        )
+        seen = batch
+    return seen

@@ -1,0 +1,266 @@
+"""The per topic-partition writer: Confluent's ``TopicPartitionWriter`` I/O around the rotator.
+
+It converts each raw Kafka record, asks the partitioner for its encoded partition, lets the
+:class:`~s3connect.rotation.Rotator` decide rotation, keeps the records of open files, and writes
+each committed file through the format to storage. It has no Spark in it: the streaming layer
+feeds it records in offset order and persists :meth:`TopicPartitionWriter.snapshot` (rotator
+state plus the records of still-open files) in checkpointed state, so open files survive restarts.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Literal, Protocol
+
+from s3connect.errors import RecordError
+from s3connect.records import Header, SinkRecord
+from s3connect.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
+from s3connect.storage import Storage
+
+__all__ = [
+    "CommittedObject",
+    "PendingRecord",
+    "RawRecord",
+    "RecordFormat",
+    "TopicPartitionWriter",
+    "WriterContext",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """One Kafka record as consumed: bytes, before any conversion."""
+
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int | None
+    key: bytes | None
+    value: bytes | None
+    headers: tuple[Header, ...] = ()
+
+
+@dataclass(slots=True)
+class PendingRecord:
+    """A record of a still-open file: its raw form, encoded partition and (cached) conversion."""
+
+    raw: RawRecord
+    encoded_partition: str
+    converted: SinkRecord | None = None
+
+
+class RecordFormat(Protocol):
+    """What the writer needs of a format (see :mod:`s3connect.formats`)."""
+
+    @property
+    def extension(self) -> str: ...
+
+    def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WriterContext:
+    """Everything a writer needs, built once per task from the connector config.
+
+    Attributes:
+        convert: Raw record -> converted record (raises ConversionError).
+        encode_partition: (record, now_ms) -> encoded partition (raises PartitionError).
+        extract_timestamp: (record, now_ms) -> timestamp for rotate.interval.ms, or None when the
+            partitioner has no timestamp extractor (Confluent ignores rotate.interval.ms then).
+        schema_key: Identity of a record's value schema (None when schemaless).
+        format: The file format.
+        object_key: (topic, encoded_partition, kafka_partition, start_offset, extension) -> key.
+        storage: Where files go.
+        policy: Rotation settings.
+        null_values: ``behavior.on.null.values``.
+    """
+
+    convert: Callable[[RawRecord], SinkRecord]
+    encode_partition: Callable[[SinkRecord, int], str]
+    extract_timestamp: Callable[[SinkRecord, int], int] | None
+    schema_key: Callable[[SinkRecord], SchemaKey]
+    format: RecordFormat
+    object_key: Callable[[str, str, int, int, str], str]
+    storage: Storage
+    policy: RotationPolicy
+    null_values: Literal["fail", "ignore"] = "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class CommittedObject:
+    """One object written to storage (a row of the commit log)."""
+
+    key: str
+    topic: str
+    partition: int
+    encoded_partition: str
+    start_offset: int
+    end_offset: int
+    record_count: int
+    bytes: int
+
+
+class _CountingWriter(io.RawIOBase):
+    def __init__(self, out: BinaryIO) -> None:
+        super().__init__()
+        self._out = out
+        self.count = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        n = len(memoryview(data).cast("B"))
+        self._out.write(data)
+        self.count += n
+        return n
+
+
+@dataclass(slots=True)
+class _Open:
+    records: list[PendingRecord] = field(default_factory=list)
+
+
+class TopicPartitionWriter:
+    """Writes the files of one Kafka topic-partition.
+
+    Args:
+        ctx: The writer context.
+        topic: The Kafka topic.
+        partition: The Kafka partition.
+        state: The rotator state saved by a previous :meth:`snapshot`, if any.
+        load_pending: Returns the records of open files saved by a previous :meth:`snapshot`;
+            called only when a file must be written, so a batch that commits nothing never reads
+            them back.
+    """
+
+    def __init__(
+        self,
+        ctx: WriterContext,
+        topic: str,
+        partition: int,
+        state: RotatorState | None = None,
+        load_pending: Callable[[], list[PendingRecord]] | None = None,
+    ) -> None:
+        self._ctx = ctx
+        self._topic = topic
+        self._partition = partition
+        self._rotator = Rotator(ctx.policy, state, topic=topic, partition=partition)
+        self._load_pending = load_pending
+        self._has_saved = bool(state and state.open_files) and load_pending is not None
+        self._open: dict[str, list[PendingRecord]] = {}
+        self._new: list[PendingRecord] = []
+        self.flushed = False
+
+    @property
+    def rotator(self) -> Rotator:
+        """The rotation state machine."""
+        return self._rotator
+
+    def write(self, records: Iterable[RawRecord], now_ms: int) -> list[CommittedObject]:
+        """Handle records in offset order; returns the objects committed meanwhile."""
+        ctx = self._ctx
+        committed: list[CommittedObject] = []
+        for raw in records:
+            record = ctx.convert(raw)
+            if record.value is None:
+                if ctx.null_values == "ignore":
+                    continue
+                raise RecordError(
+                    "null (tombstone) value and behavior.on.null.values=fail; set it to "
+                    "'ignore' to skip such records",
+                    topic=raw.topic,
+                    partition=raw.partition,
+                    offset=raw.offset,
+                )
+            encoded = ctx.encode_partition(record, now_ms)
+            timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
+            commits = self._rotator.offer(
+                raw.offset,
+                encoded,
+                timestamp=timestamp,
+                schema_key=ctx.schema_key(record),
+                now_ms=now_ms,
+            )
+            for commit in commits:
+                if commit.before_record:
+                    committed += self._flush(commit)
+            pending = PendingRecord(raw, encoded, record)
+            self._open.setdefault(encoded, []).append(pending)
+            self._new.append(pending)
+            for commit in commits:
+                if not commit.before_record:
+                    committed += self._flush(commit)
+        return committed
+
+    def on_timer(self, now_ms: int) -> list[CommittedObject]:
+        """Commit on time without new records (scheduled rotation of an idle partition)."""
+        committed: list[CommittedObject] = []
+        for commit in self._rotator.on_timer(now_ms):
+            committed += self._flush(commit)
+        return committed
+
+    def snapshot(self) -> tuple[RotatorState, list[PendingRecord]]:
+        """The rotator state and the records of every open file, in offset order."""
+        self._restore_saved()
+        pending = sorted(
+            (p for records in self._open.values() for p in records), key=lambda p: p.raw.offset
+        )
+        return self._rotator.state, pending
+
+    def new_pending(self) -> list[PendingRecord]:
+        """Records added since construction that are still in open files (when nothing was
+        flushed, saving just these next to the earlier saved ones is enough)."""
+        open_ids = {id(p) for records in self._open.values() for p in records}
+        return [p for p in self._new if id(p) in open_ids]
+
+    def _restore_saved(self) -> None:
+        if not self._has_saved or self._load_pending is None:
+            return
+        saved = self._load_pending()
+        self._has_saved = False
+        merged: dict[str, list[PendingRecord]] = {}
+        for p in saved:
+            merged.setdefault(p.encoded_partition, []).append(p)
+        for encoded, records in self._open.items():
+            merged.setdefault(encoded, []).extend(records)
+        self._open = merged
+
+    def _flush(self, commit: Commit) -> list[CommittedObject]:
+        self._restore_saved()
+        self.flushed = True
+        out: list[CommittedObject] = []
+        for info in commit.files:
+            records = self._open.pop(info.encoded_partition, [])
+            if (
+                len(records) != info.record_count
+                or records[0].raw.offset != info.start_offset
+                or records[-1].raw.offset != info.end_offset
+            ):
+                raise RuntimeError(
+                    f"writer state out of step with the rotator for {self._topic}-"
+                    f"{self._partition} {info}: holding {len(records)} records"
+                )
+            out.append(self._write_file(info.encoded_partition, records))
+        return out
+
+    def _write_file(self, encoded: str, pending: list[PendingRecord]) -> CommittedObject:
+        ctx = self._ctx
+        records = [p.converted if p.converted is not None else ctx.convert(p.raw) for p in pending]
+        start, end = pending[0].raw.offset, pending[-1].raw.offset
+        key = ctx.object_key(self._topic, encoded, self._partition, start, ctx.format.extension)
+        with ctx.storage.open_write(key) as out:
+            counter = _CountingWriter(out)
+            ctx.format.write(records, counter)  # type: ignore[arg-type]
+        return CommittedObject(
+            key=key,
+            topic=self._topic,
+            partition=self._partition,
+            encoded_partition=encoded,
+            start_offset=start,
+            end_offset=end,
+            record_count=len(records),
+            bytes=counter.count,
+        )

@@ -1,0 +1,687 @@
+"""Unit tests for s3connect.config: parsing, Confluent defaults, validation and masking."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from s3connect.config import (
+    FORMAT_CLASSES,
+    HIDDEN,
+    PARTITIONER_CLASSES,
+    SinkConfig,
+    load_config_file,
+    parse_config_text,
+    parse_properties,
+)
+from s3connect.errors import ConfigError
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "config"
+
+MINIMAL = {
+    "topics": "orders",
+    "kafka.bootstrap.servers": "localhost:9092",
+    "checkpoint.location": "/tmp/ckpt",
+    "s3.bucket.name": "bucket",
+    "format.class": "json",
+    "flush.size": "3",
+}
+
+
+def build() -> SinkConfig:
+    return SinkConfig.from_mapping(MINIMAL)
+
+
+def with_keys(extra: dict[str, object], drop: tuple[str, ...] = ()) -> SinkConfig:
+    mapping: dict[str, object] = {k: v for k, v in MINIMAL.items() if k not in drop}
+    mapping.update(extra)
+    return SinkConfig.from_mapping(mapping)
+
+
+def problems(extra: dict[str, object], drop: tuple[str, ...] = ()) -> str:
+    with pytest.raises(ConfigError) as info:
+        with_keys(extra, drop)
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------- defaults
+
+
+def test_confluent_defaults() -> None:
+    c = build()
+    assert c.name == "S3-sink"
+    assert c.topics == ("orders",)
+    assert c.topics_regex is None
+    assert c.s3_region == "us-west-2"
+    assert c.store_url is None
+    assert c.s3_path_style_access is True
+    assert c.aws_access_key_id is None and c.aws_secret_access_key is None
+    assert c.s3_part_size == 26214400
+    assert c.s3_part_retries == 3
+    assert c.s3_retry_backoff_ms == 200
+    assert c.topics_dir == "topics"
+    assert (c.directory_delim, c.file_delim) == ("/", "+")
+    assert c.filename_offset_zero_pad_width == 10
+    assert c.format == "json"
+    assert (c.avro_codec, c.parquet_codec) == ("null", "snappy")
+    assert (c.s3_compression_type, c.s3_compression_level) == ("none", -1)
+    assert c.format_bytearray_extension == ".bin"
+    assert c.format_bytearray_separator == "\n"
+    assert c.json_decimal_format == "BASE64"
+    assert (c.schema_cache_size, c.enhanced_avro_schema_support, c.connect_meta_data) == (
+        1000,
+        False,
+        True,
+    )
+    assert c.flush_size == 3
+    assert (c.rotate_interval_ms, c.rotate_schedule_interval_ms) == (-1, -1)
+    assert c.rotate_file_on_partition_change is True
+    assert c.partitioner == "default"
+    assert c.partition_field_name == ()
+    assert (c.path_format, c.partition_duration_ms, c.locale, c.timezone) == ("", -1, "", "")
+    assert (c.timestamp_extractor, c.timestamp_field) == ("Wallclock", "timestamp")
+    assert c.behavior_on_null_values == "fail"
+    assert (c.key_converter, c.value_converter) == ("json", "json")
+    assert c.key_converter_schemas_enable is True and c.value_converter_schemas_enable is True
+    assert c.schema_compatibility == "NONE"
+    assert c.trigger == "availableNow" and c.trigger_interval_ms is None
+    assert c.max_offsets_per_trigger is None
+    assert c.commit_log_table is None
+    assert c.starting_offsets == "earliest"
+    assert dict(c.kafka_options) == {}
+    assert c.ignored_keys == ()
+
+
+def test_config_is_immutable() -> None:
+    c = build()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.flush_size = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        c.kafka_options["x"] = "y"  # type: ignore[index]
+
+
+# --------------------------------------------------------------------------- input forms
+
+
+def test_flat_envelope_and_properties_give_equal_configs() -> None:
+    flat = SinkConfig.from_file(DATA / "sink-flat.json")
+    envelope = SinkConfig.from_file(DATA / "sink-envelope.json")
+    props = SinkConfig.from_file(DATA / "sink.properties")
+    assert flat == envelope == props
+    assert flat.name == "s3-sink-orders"
+    assert flat.topics == ("orders", "payments")
+    assert flat.format == "avro" and flat.avro_codec == "snappy"
+    assert flat.partitioner == "time"
+    assert flat.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert flat.partition_duration_ms == 3600000
+    assert (flat.locale, flat.timezone, flat.timestamp_extractor) == ("en-US", "UTC", "Record")
+    assert (flat.key_converter, flat.value_converter) == ("string", "json")
+    assert flat.value_converter_schemas_enable is False
+    assert flat.flush_size == 1000 and flat.rotate_interval_ms == 600000
+    assert flat.s3_region == "eu-west-1"
+    assert flat.ignored_keys == ("tasks.max",)
+
+
+def test_load_config_file_gives_strings() -> None:
+    raw = load_config_file(DATA / "sink-flat.json")
+    assert raw["flush.size"] == "1000"
+    assert raw["value.converter.schemas.enable"] == "false"
+    assert raw == load_config_file(DATA / "sink.properties")
+
+
+def test_load_config_file_missing() -> None:
+    with pytest.raises(ConfigError, match=r"config file .*nope\.json cannot be read"):
+        load_config_file(DATA / "nope.json")
+
+
+def test_parse_config_text_detects_format() -> None:
+    assert parse_config_text('{"a": 1, "b": true, "c": ["x", "y"]}') == {
+        "a": "1",
+        "b": "true",
+        "c": "x,y",
+    }
+    assert parse_config_text("a=1\nb: true") == {"a": "1", "b": "true"}
+
+
+def test_envelope_name_goes_into_config_and_must_match() -> None:
+    assert parse_config_text('{"name": "n", "config": {"x": "1"}}') == {"x": "1", "name": "n"}
+    with pytest.raises(ConfigError, match="name=other is invalid: the envelope's name is n"):
+        parse_config_text('{"name": "n", "config": {"name": "other"}}')
+    with pytest.raises(ConfigError, match="unexpected keys bogus"):
+        parse_config_text('{"name": "n", "config": {}, "bogus": 1}')
+
+
+def test_bad_json() -> None:
+    with pytest.raises(ConfigError, match="config JSON is invalid"):
+        parse_config_text("{nope", "json")
+    with pytest.raises(ConfigError, match="must be an object"):
+        parse_config_text("[1]", "json")
+
+
+def test_properties_parser_java_semantics() -> None:
+    props = load_config_file(DATA / "escapes.properties")
+    assert props == {
+        "key with spaces": "value with trailing space ",
+        "colon:key": "v1",
+        "tab\tkey": "a\tb",
+        "unicode": "café",
+        "sep": "\n",
+        "multi": "onetwothree",
+        "even": "ends with backslash\\",
+        "empty": "",
+        "justkey": "",
+        "hash": "a#b",
+        "after": "comment",
+    }
+
+
+def test_properties_separators_and_malformed_unicode() -> None:
+    assert parse_properties("a b\nc:=d\ne = = f\r\ng\\") == {
+        "a": "b",
+        "c": "=d",
+        "e": "= f",
+        "g": "",
+    }
+    with pytest.raises(ConfigError, match="malformed"):
+        parse_properties("a=\\u12")
+
+
+def test_overrides_on_top_as_pairs_or_mapping() -> None:
+    c = SinkConfig.from_mapping(MINIMAL, ["flush.size=10", "topics.dir=a=b"])
+    assert c.flush_size == 10 and c.topics_dir == "a=b"
+    c = SinkConfig.from_mapping(MINIMAL, {"flush.size": 7})
+    assert c.flush_size == 7
+    with pytest.raises(ConfigError, match=r"override 'flush\.size' is invalid: must be key=value"):
+        SinkConfig.from_mapping(MINIMAL, ["flush.size"])
+
+
+def test_native_types_accepted() -> None:
+    c = with_keys({"flush.size": 5, "s3.path.style.access.enabled": False, "topics": ["a", "b"]})
+    assert c.flush_size == 5 and c.s3_path_style_access is False and c.topics == ("a", "b")
+
+
+def test_whitespace_trimmed_like_kafka_but_not_separator() -> None:
+    c = with_keys({"flush.size": " 4 ", "topics.dir": " out ", "format.bytearray.separator": " | "})
+    assert c.flush_size == 4 and c.topics_dir == "out"
+    assert c.format_bytearray_separator == " | "
+
+
+def test_blank_topics_dir_allowed() -> None:
+    assert with_keys({"topics.dir": ""}).topics_dir == ""
+
+
+# --------------------------------------------------------------------------- class names
+
+
+@pytest.mark.parametrize("short", sorted(FORMAT_CLASSES))
+def test_format_class_and_short_name_equivalent(short: str) -> None:
+    cls = FORMAT_CLASSES[short]
+    assert with_keys({"format.class": cls}) == with_keys({"format.class": short})
+    assert with_keys({"format.class": cls.rsplit(".", 1)[-1]}).format == short
+    assert with_keys({"format.class": short.upper()}).format_class == cls
+
+
+@pytest.mark.parametrize("short", sorted(PARTITIONER_CLASSES))
+def test_partitioner_class_and_short_name_equivalent(short: str) -> None:
+    extra = {
+        "partition.field.name": "region",
+        "path.format": "YYYY",
+        "partition.duration.ms": "60000",
+        "locale": "en",
+        "timezone": "UTC",
+    }
+    by_class = with_keys({**extra, "partitioner.class": PARTITIONER_CLASSES[short]})
+    by_short = with_keys({**extra, "partitioner.class": short})
+    assert by_class == by_short
+    assert by_class.partitioner == short
+    assert by_class.partitioner_class == PARTITIONER_CLASSES[short]
+
+
+def test_converter_class_names() -> None:
+    c = with_keys(
+        {
+            "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "value.converter": "StringConverter",
+        }
+    )
+    assert (c.key_converter, c.value_converter) == ("bytearray", "string")
+    assert with_keys({"value.converter": "bytearray"}).value_converter == "bytearray"
+
+
+def test_timestamp_extractor_class_names() -> None:
+    full = (
+        "io.confluent.connect.storage.partitioner.TimeBasedPartitioner"
+        "$RecordFieldTimestampExtractor"
+    )
+    assert with_keys({"timestamp.extractor": full}).timestamp_extractor == "RecordField"
+    assert with_keys({"timestamp.extractor": "Record"}).timestamp_extractor == "Record"
+    assert (
+        "timestamp.extractor=Custom is invalid: must be one of Wallclock, Record, RecordField"
+        in (problems({"timestamp.extractor": "Custom"}))
+    )
+
+
+def test_framework_keys_accepted() -> None:
+    c = with_keys(
+        {
+            "connector.class": "io.confluent.connect.s3.S3SinkConnector",
+            "storage.class": "io.confluent.connect.s3.storage.S3Storage",
+            "tasks.max": "4",
+            "name": "x",
+        }
+    )
+    assert c.name == "x" and c.ignored_keys == ("tasks.max",)
+    assert (
+        "storage.class=HdfsStorage is invalid: must be io.confluent.connect.s3.storage.S3Storage"
+        in (problems({"storage.class": "HdfsStorage"}))
+    )
+    assert "connector.class=Foo is invalid" in problems({"connector.class": "Foo"})
+
+
+# --------------------------------------------------------------------------- partitioners
+
+
+def test_daily_and_hourly_fix_path_and_duration() -> None:
+    daily = with_keys({"partitioner.class": "daily", "locale": "en", "timezone": "UTC"})
+    assert daily.path_format == "'year'=YYYY/'month'=MM/'day'=dd"
+    assert daily.partition_duration_ms == 86400000
+    hourly = with_keys(
+        {"partitioner.class": "hourly", "locale": "en", "timezone": "UTC", "path.format": "x"}
+    )
+    assert hourly.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert hourly.partition_duration_ms == 3600000
+    assert hourly.ignored_keys == ("path.format",)
+
+
+def test_daily_uses_directory_delim() -> None:
+    c = with_keys(
+        {"partitioner.class": "daily", "locale": "en", "timezone": "UTC", "directory.delim": "|"}
+    )
+    assert c.path_format == "'year'=YYYY|'month'=MM|'day'=dd"
+
+
+def test_time_partitioner_requirements() -> None:
+    msg = problems({"partitioner.class": "TimeBasedPartitioner"})
+    assert "path.format is missing: required" in msg
+    assert "partition.duration.ms is missing: required" in msg
+    assert "locale is missing: required" in msg
+    assert "timezone is missing: required" in msg
+    assert "(4 problems)" in msg
+
+
+def test_time_partitioner_bad_values() -> None:
+    msg = problems(
+        {
+            "partitioner.class": "time",
+            "path.format": "'y'=yyyy/QQ",
+            "partition.duration.ms": "-1",
+            "locale": "en",
+            "timezone": "Mars/Olympus",
+        }
+    )
+    assert "path.format='y'=yyyy/QQ is invalid: Illegal pattern component: Q" in msg
+    assert "partition.duration.ms=-1 is invalid: must be an integer > 0" in msg
+    assert "timezone=Mars/Olympus is invalid: must be a timezone ID" in msg
+
+
+def test_path_format_trailing_delim_stripped_and_quotes() -> None:
+    c = with_keys(
+        {
+            "partitioner.class": "time",
+            "path.format": "'dt'=YYYY-MM-dd/'it''s'/",
+            "partition.duration.ms": "3600000",
+            "locale": "en",
+            "timezone": "+02:00",
+        }
+    )
+    assert c.path_format == "'dt'=YYYY-MM-dd/'it''s'"
+    assert c.timezone == "+02:00"
+
+
+def test_field_partitioner_needs_field() -> None:
+    assert "partition.field.name is missing: required" in problems({"partitioner.class": "field"})
+    c = with_keys({"partitioner.class": "field", "partition.field.name": "a, b"})
+    assert c.partition_field_name == ("a", "b")
+
+
+def test_unknown_partitioner_class() -> None:
+    assert "partitioner.class=com.acme.P is invalid: must be one of default, field" in problems(
+        {"partitioner.class": "com.acme.P"}
+    )
+
+
+def test_rotate_schedule_needs_timezone() -> None:
+    msg = problems({"rotate.schedule.interval.ms": "600000"})
+    assert "timezone configuration must be set when using rotate.schedule.interval.ms" in msg
+    c = with_keys({"rotate.schedule.interval.ms": "600000", "timezone": "Europe/Paris"})
+    assert c.rotate_schedule_interval_ms == 600000
+
+
+# --------------------------------------------------------------------------- Confluent Cloud
+
+
+def test_cloud_config() -> None:
+    c = SinkConfig.from_file(DATA / "cloud.json")
+    assert c.format == "json"
+    assert c.s3_compression_type == "gzip" and c.s3_compression_level == 6
+    assert c.partitioner == "hourly"
+    assert c.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert (c.timezone, c.locale, c.timestamp_extractor) == ("UTC", "en", "Record")
+    assert c.rotate_interval_ms == 3600000
+    assert c.flush_size == 1000
+    assert c.value_converter == "json" and c.value_converter_schemas_enable is False
+    assert dict(c.kafka_options) == {
+        "security.protocol": "SASL_SSL",
+        "sasl.mechanism": "PLAIN",
+        "sasl.jaas.config": "org.apache.kafka.common.security.plain.PlainLoginModule required "
+        'username="MYKEY" password="MYSECRET";',
+    }
+    text = repr(c)
+    assert "MYSECRET" not in text and "AWSSECRET" not in text
+
+
+def test_cloud_time_interval_with_path_format_and_timestamp_field() -> None:
+    c = with_keys(
+        {
+            "time.interval": "DAILY",
+            "path.format": "'dt'=YYYY-MM-dd",
+            "timestamp.field": "ts",
+            "output.data.format": "AVRO",
+            "compression.codec": "AVRO - deflate",
+        },
+        drop=("format.class", "flush.size"),
+    )
+    assert c.partitioner == "time" and c.partition_duration_ms == 86400000
+    assert c.path_format == "'dt'=YYYY-MM-dd"
+    assert (c.timestamp_extractor, c.timestamp_field) == ("RecordField", "ts")
+    assert c.format == "avro" and c.avro_codec == "deflate"
+    assert c.flush_size == 1000
+
+
+def test_cloud_conflicts_and_bad_values() -> None:
+    msg = problems(
+        {
+            "output.data.format": "PARQUET",
+            "format.class": "avro",
+            "time.interval": "WEEKLY",
+            "input.data.format": "PROTOBUF",
+        }
+    )
+    assert "format.class=avro and output.data.format=PARQUET disagree" in msg
+    assert "time.interval=WEEKLY is invalid: must be HOURLY or DAILY" in msg
+    assert "input.data.format=PROTOBUF is not supported yet" in msg
+    msg = problems({"compression.codec": "AVRO - snappy"})
+    assert "compression.codec=AVRO - snappy is invalid: its format must match" in msg
+    assert "compression.codec=JSON - zip is invalid" in problems(
+        {"compression.codec": "JSON - zip"}
+    )
+    assert "kafka.api.key and kafka.api.secret must be set together" in problems(
+        {"kafka.api.key": "k"}
+    )
+
+
+def test_cloud_input_formats() -> None:
+    assert with_keys({"input.data.format": "BYTES"}).value_converter == "bytearray"
+    assert with_keys({"input.data.format": "STRING"}).value_converter == "string"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def test_flush_size_message() -> None:
+    msg = problems({"flush.size": "-5"})
+    assert msg == (
+        "invalid connector config (1 problem):\n"
+        "  - flush.size=-5 is invalid: must be an integer > 0"
+    )
+    assert "flush.size=abc is invalid: must be an integer > 0" in problems({"flush.size": "abc"})
+
+
+def test_required_keys_all_reported() -> None:
+    with pytest.raises(ConfigError) as info:
+        SinkConfig.from_mapping({})
+    msg = str(info.value)
+    assert msg.startswith("invalid connector config (6 problems):")
+    for key in (
+        "topics",
+        "kafka.bootstrap.servers",
+        "checkpoint.location",
+        "s3.bucket.name",
+        "format.class",
+        "flush.size",
+    ):
+        assert f"  - {key} is missing: required" in msg
+
+
+def test_topics_and_regex() -> None:
+    c = with_keys({"topics.regex": "orders-.*"}, drop=("topics",))
+    assert c.topics_regex == "orders-.*" and c.topics == ()
+    assert c.spark_kafka_options()["subscribePattern"] == "orders-.*"
+    assert "topics and topics.regex are both set" in problems({"topics.regex": "x"})
+    assert "topics.regex=( is invalid" in problems({"topics.regex": "("}, drop=("topics",))
+    assert "topics=a,b c is invalid: b c not a legal topic name" in problems({"topics": "a,b c"})
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("s3.part.size", "1024", "must be an integer between 5242880 (5 MiB) and 2147483647"),
+        ("s3.part.size", "2147483648", "must be an integer between 5242880"),
+        ("s3.part.retries", "-1", "must be an integer >= 0"),
+        ("s3.retry.backoff.ms", "x", "must be an integer >= 0 (milliseconds)"),
+        ("s3.compression.level", "10", "must be -1 (default) or an integer from 0"),
+        ("s3.compression.type", "zstd", "must be one of none, gzip"),
+        ("avro.codec", "xz", "must be one of null, deflate, snappy, bzip2"),
+        ("parquet.codec", "lzma", "must be one of none, snappy, gzip, zstd, lz4"),
+        ("filename.offset.zero.pad.width", "-1", "must be an integer >= 0"),
+        ("s3.path.style.access.enabled", "yes", "must be true or false"),
+        ("s3.region", "US WEST", "must be an AWS region"),
+        ("store.url", "ftp://x", "must be an http://, https:// or file:// URL"),
+        ("behavior.on.null.values", "drop", "must be one of fail, ignore"),
+        ("json.decimal.format", "HEX", "must be one of BASE64, NUMERIC"),
+        ("trigger", "often", 'must be "availableNow" or a processing-time interval'),
+        ("max.offsets.per.trigger", "0", "must be an integer > 0"),
+        ("starting.offsets", "middle", "must be earliest, latest or a JSON object"),
+        ("file.delim", "", "must not be empty"),
+        ("key.converter", "com.acme.C", "must be one of json, string, bytearray"),
+    ],
+)
+def test_invalid_value_messages(key: str, value: str, expected: str) -> None:
+    shown = value if value else "''"
+    assert f"{key}={shown} is invalid: {expected}" in problems({key: value})
+
+
+def test_gzip_only_for_json_and_bytearray() -> None:
+    msg = problems({"format.class": "avro", "s3.compression.type": "gzip"})
+    assert "s3.compression.type=gzip is invalid: gzip applies only to json and bytearray" in msg
+    assert with_keys({"format.class": "bytearray", "s3.compression.type": "gzip"}).format == (
+        "bytearray"
+    )
+
+
+def test_typed_values() -> None:
+    c = with_keys(
+        {
+            "s3.region": "EU-Central-1",
+            "store.url": "file:///tmp/out",
+            "parquet.codec": "ZSTD",
+            "behavior.on.null.values": "IGNORE",
+            "trigger": "1 minute",
+            "max.offsets.per.trigger": "5000",
+            "commit.log.table": "main.ops.s3_commits",
+            "schema.compatibility": "none",
+        }
+    )
+    assert c.s3_region == "eu-central-1" and c.store_url == "file:///tmp/out"
+    assert c.parquet_codec == "zstd" and c.behavior_on_null_values == "ignore"
+    assert (c.trigger, c.trigger_interval_ms) == ("60 seconds", 60000)
+    assert c.max_offsets_per_trigger == 5000
+    assert c.commit_log_table == "main.ops.s3_commits"
+
+
+@pytest.mark.parametrize(
+    ("text", "spark", "ms"),
+    [
+        ("availableNow", "availableNow", None),
+        ("AvailableNow", "availableNow", None),
+        ("30s", "30 seconds", 30000),
+        ("10 seconds", "10 seconds", 10000),
+        ("500ms", "500 milliseconds", 500),
+        ("2 hours", "7200 seconds", 7200000),
+    ],
+)
+def test_trigger_forms(text: str, spark: str, ms: int | None) -> None:
+    c = with_keys({"trigger": text})
+    assert (c.trigger, c.trigger_interval_ms) == (spark, ms)
+
+
+def test_unknown_keys_listed() -> None:
+    msg = problems({"flush.sise": "3", "zzz": "1", "value.converter.foo": "x"})
+    assert (
+        "unknown keys (not Confluent S3 sink or s3connect keys): "
+        "flush.sise, value.converter.foo, zzz" in msg
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("store.kafka.keys", "true"),
+        ("store.kafka.headers", "true"),
+        ("s3.ssea.name", "AES256"),
+        ("s3.sse.kms.key.id", "k"),
+        ("errors.tolerance", "all"),
+        ("errors.deadletterqueue.topic.name", "dlq"),
+        ("transforms", "a"),
+        ("behavior.on.null.values", "write"),
+        ("schema.compatibility", "BACKWARD"),
+        ("value.converter", "io.confluent.connect.avro.AvroConverter"),
+        ("key.converter", "io.confluent.connect.protobuf.ProtobufConverter"),
+        ("parquet.codec", "lzo"),
+    ],
+)
+def test_later_features_not_supported_yet(key: str, value: str) -> None:
+    assert f"{key}={value} is not supported yet" in problems({key: value})
+
+
+def test_later_keys_at_confluent_default_accepted() -> None:
+    c = with_keys(
+        {
+            "store.kafka.keys": "false",
+            "s3.ssea.name": "",
+            "errors.tolerance": "none",
+            "errors.log.enable": "false",
+            "behavior.on.null.values": "fail",
+            "value.converter.decimal.format": "BASE64",
+        }
+    )
+    assert c.behavior_on_null_values == "fail"
+
+
+def test_sr_converter_subkeys_not_double_reported() -> None:
+    msg = problems(
+        {
+            "value.converter": "io.confluent.connect.avro.AvroConverter",
+            "value.converter.schema.registry.url": "http://sr:8081",
+        }
+    )
+    assert "(1 problem)" in msg
+
+
+def test_kafka_options() -> None:
+    c = with_keys(
+        {
+            "kafka.security.protocol": "SASL_SSL",
+            "kafka.sasl.jaas.config": 'x password="pw";',
+            "consumer.override.max.poll.records": "100",
+            "kafka.auto.offset.reset": "latest",
+        }
+    )
+    assert dict(c.kafka_options) == {
+        "max.poll.records": "100",
+        "security.protocol": "SASL_SSL",
+        "sasl.jaas.config": 'x password="pw";',
+    }
+    assert c.starting_offsets == "latest"
+    assert c.spark_kafka_options() == {
+        "kafka.bootstrap.servers": "localhost:9092",
+        "kafka.max.poll.records": "100",
+        "kafka.security.protocol": "SASL_SSL",
+        "kafka.sasl.jaas.config": 'x password="pw";',
+        "subscribe": "orders",
+        "startingOffsets": "latest",
+    }
+    assert "kafka.enable.auto.commit=true is invalid: Spark's Kafka source sets this" in problems(
+        {"kafka.enable.auto.commit": "true"}
+    )
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def test_secrets_masked_in_repr_str_and_describe() -> None:
+    c = with_keys(
+        {
+            "aws.access.key.id": "AKIA",
+            "aws.secret.access.key": "TOPSECRET",
+            "kafka.sasl.jaas.config": 'password="JAASPW";',
+            "kafka.ssl.key.password": "KEYPW",
+        }
+    )
+    assert c.aws_secret_access_key == "TOPSECRET"
+    for text in (repr(c), str(c)):
+        assert "TOPSECRET" not in text and "JAASPW" not in text and "KEYPW" not in text
+        assert "aws.secret.access.key='[hidden]'" in text
+    d = c.describe()
+    assert d["aws.secret.access.key"] == HIDDEN
+    assert d["kafka.sasl.jaas.config"] == HIDDEN
+    assert d["kafka.ssl.key.password"] == HIDDEN
+    assert d["aws.access.key.id"] == "AKIA"
+    assert c.describe(masked=False)["aws.secret.access.key"] == "TOPSECRET"
+
+
+def test_secrets_never_in_error_messages() -> None:
+    msg = problems(
+        {
+            "aws.secret.access.key": "TOPSECRET",
+            "s3.sse.customer.key": "SSEKEY",
+            "kafka.api.secret": "APISECRET",
+        }
+    )
+    assert "TOPSECRET" not in msg and "SSEKEY" not in msg and "APISECRET" not in msg
+    assert "s3.sse.customer.key=[hidden] is not supported yet" in msg
+
+
+# --------------------------------------------------------------------------- describe
+
+
+def test_describe_uses_confluent_names_and_round_trips() -> None:
+    c = SinkConfig.from_file(DATA / "sink-flat.json")
+    d = c.describe()
+    assert d["format.class"] == "io.confluent.connect.s3.format.avro.AvroFormat"
+    assert d["partitioner.class"] == (
+        "io.confluent.connect.storage.partitioner.TimeBasedPartitioner"
+    )
+    assert d["key.converter"] == "org.apache.kafka.connect.storage.StringConverter"
+    assert d["flush.size"] == "1000"
+    assert d["s3.path.style.access.enabled"] == "true"
+    assert d["topics"] == "orders,payments"
+    assert "store.url" not in d
+    assert SinkConfig.from_mapping(c.describe(masked=False)) == c
+    cloud = SinkConfig.from_file(DATA / "cloud.json")
+    assert SinkConfig.from_mapping(cloud.describe(masked=False)) == cloud
+
+
+def test_path_format_checked_with_locale_and_zone() -> None:
+    time = {
+        "partitioner.class": "time",
+        "partition.duration.ms": "3600000",
+        "timezone": "Europe/Paris",
+    }
+    msg = problems({**time, "path.format": "MMM", "locale": "xx"})
+    assert "path.format=MMM is invalid: locale 'xx' has no built-in month/day/era names" in msg
+    assert with_keys({**time, "path.format": "MMM", "locale": "fr"}).path_format == "MMM"
+    msg = problems({**time, "path.format": "'h'=HH/QQ", "locale": "en"})
+    assert "path.format='h'=HH/QQ is invalid: Illegal pattern component: QQ" in msg

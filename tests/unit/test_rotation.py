@@ -1,0 +1,568 @@
+"""Record-by-record tests of the rotation state machine against Confluent's TopicPartitionWriter.
+
+Scenarios named ``confluent_*`` replay tests of ``TopicPartitionWriterTest.java``
+(kafka-connect-storage-cloud) with the file lists Confluent asserts there.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from s3connect.errors import ConfigError, RecordError
+from s3connect.rotation import (
+    Commit,
+    FileInfo,
+    RotationPolicy,
+    RotationReason,
+    Rotator,
+    RotatorState,
+    SchemaSwitchError,
+    next_time_adjusted_by_day,
+)
+
+LA = "America/Los_Angeles"
+NY = "America/New_York"
+KOLKATA = "Asia/Kolkata"
+MIN = 60_000
+HOUR = 3_600_000
+DAY = 24 * HOUR
+
+R = RotationReason
+
+
+def at(local: str, zone: str = "UTC") -> int:
+    """Epoch millis of a local wall-clock time in ``zone``."""
+    dt = datetime.fromisoformat(local).replace(tzinfo=ZoneInfo(zone))
+    return int(dt.timestamp()) * 1000 + dt.microsecond // 1000
+
+
+def iso(epoch_ms: int, zone: str) -> str:
+    return datetime.fromtimestamp(epoch_ms / 1000, ZoneInfo(zone)).isoformat(
+        timespec="milliseconds"
+    )
+
+
+def fi(partition: str, start: int, end: int, count: int) -> FileInfo:
+    return FileInfo(partition, start, end, count)
+
+
+def commit(reason: RotationReason, before: bool, next_offset: int, *files: FileInfo) -> Commit:
+    return Commit(tuple(files), reason, before, next_offset)
+
+
+def hour_partition(ts: int, zone: str = LA) -> str:
+    """An HourlyPartitioner-like encoded partition (the rotator treats it as opaque)."""
+    return datetime.fromtimestamp(ts / 1000, ZoneInfo(zone)).strftime(
+        "year=%Y/month=%m/day=%d/hour=%H"
+    )
+
+
+# --- flush.size -----------------------------------------------------------------------------
+
+
+def test_confluent_default_partitioner_flush_size_3() -> None:
+    rot = Rotator(RotationPolicy(flush_size=3))
+    out = [rot.offer(o, "partition=12") for o in range(10)]
+    assert out == [
+        [],
+        [],
+        [commit(R.FLUSH_SIZE, False, 3, fi("partition=12", 0, 2, 3))],
+        [],
+        [],
+        [commit(R.FLUSH_SIZE, False, 6, fi("partition=12", 3, 5, 3))],
+        [],
+        [],
+        [commit(R.FLUSH_SIZE, False, 9, fi("partition=12", 6, 8, 3))],
+        [],
+    ]
+    assert rot.open_files == (fi("partition=12", 9, 9, 1),)
+    assert rot.record_count == 1
+
+
+def test_confluent_field_partitioner_flush_size_counts_across_encoded_partitions() -> None:
+    # testWriteRecordFieldPartitioner: flush.size=9, 18 records cycling int=16,17,18.
+    # Expected files: int=16@0, int=17@1, int=18@2, int=16@9, int=17@10, int=18@11, 3 records each.
+    rot = Rotator(RotationPolicy(flush_size=9))
+    commits: list[Commit] = []
+    for offset in range(18):
+        result = rot.offer(offset, f"int={16 + offset % 3}")
+        if offset in (8, 17):
+            assert len(result) == 1
+        else:
+            assert result == []
+        commits += result
+    assert commits == [
+        commit(
+            R.FLUSH_SIZE,
+            False,
+            9,
+            fi("int=16", 0, 6, 3),
+            fi("int=17", 1, 7, 3),
+            fi("int=18", 2, 8, 3),
+        ),
+        commit(
+            R.FLUSH_SIZE,
+            False,
+            18,
+            fi("int=16", 9, 15, 3),
+            fi("int=17", 10, 16, 3),
+            fi("int=18", 11, 17, 3),
+        ),
+    ]
+    assert rot.open_files == ()
+
+
+def test_flush_size_commit_includes_triggering_record_in_new_partition() -> None:
+    rot = Rotator(RotationPolicy(flush_size=3))
+    assert rot.offer(5, "a") == []
+    assert rot.offer(6, "a") == []
+    assert rot.offer(7, "b") == [commit(R.FLUSH_SIZE, False, 8, fi("a", 5, 6, 2), fi("b", 7, 7, 1))]
+
+
+def test_flush_size_one_commits_every_record() -> None:
+    rot = Rotator(RotationPolicy(flush_size=1, rotate_interval_ms=10))
+    assert rot.offer(0, "a", timestamp=0) == [commit(R.FLUSH_SIZE, False, 1, fi("a", 0, 0, 1))]
+    assert rot.offer(1, "b", timestamp=100) == [commit(R.FLUSH_SIZE, False, 2, fi("b", 1, 1, 1))]
+
+
+# --- rotate.interval.ms ---------------------------------------------------------------------
+
+
+def test_confluent_record_timestamp_hours_rotate_every_minute() -> None:
+    # testWriteRecordTimeBasedPartitionRecordTimestampHours: one record every 20 s, interval 1 min,
+    # 9 records from 10:00 and 9 from 12:00 (LA). Files 0,3,6 and 9,12; 15..17 stay open.
+    policy = RotationPolicy(flush_size=1000, rotate_interval_ms=MIN)
+    rot = Rotator(policy)
+    first, later = at("2017-03-02T10:00:00", LA), at("2017-03-02T12:00:00", LA)
+    stamps = [first + i * 20_000 for i in range(9)] + [later + i * 20_000 for i in range(9)]
+    p10, p12 = hour_partition(first), hour_partition(later)
+    assert p10 == "year=2017/month=03/day=02/hour=10"
+    out = [rot.offer(o, hour_partition(ts), timestamp=ts) for o, ts in enumerate(stamps)]
+    committed = {o: c for o, c in enumerate(out) if c}
+    assert committed == {
+        3: [commit(R.ROTATE_INTERVAL, True, 3, fi(p10, 0, 2, 3))],
+        6: [commit(R.ROTATE_INTERVAL, True, 6, fi(p10, 3, 5, 3))],
+        9: [commit(R.ROTATE_INTERVAL, True, 9, fi(p10, 6, 8, 3))],
+        12: [commit(R.ROTATE_INTERVAL, True, 12, fi(p12, 9, 11, 3))],
+        15: [commit(R.ROTATE_INTERVAL, True, 15, fi(p12, 12, 14, 3))],
+    }
+    assert rot.open_files == (fi(p12, 15, 17, 3),)
+    # testWriteRecordTimeBasedPartitionFieldTimestampHours: a much later record flushes 15..17.
+    much_later = at("2017-03-02T16:00:00", LA)
+    assert rot.offer(19, hour_partition(much_later), timestamp=much_later) == [
+        commit(R.ROTATE_INTERVAL, True, 18, fi(p12, 15, 17, 3))
+    ]
+
+
+def test_rotate_interval_is_inclusive_and_base_is_first_record_of_segment() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100, rotate_interval_ms=1000))
+    assert rot.offer(0, "p", timestamp=5000) == []
+    assert rot.offer(1, "p", timestamp=5999) == []  # 999 < 1000
+    assert rot.offer(2, "p", timestamp=6000) == [  # 1000 >= 1000: rotates before the record
+        commit(R.ROTATE_INTERVAL, True, 2, fi("p", 0, 1, 2))
+    ]
+    assert rot.state.base_record_timestamp == 6000  # the rotating record starts the new segment
+    assert rot.offer(3, "p", timestamp=6999) == []
+    assert rot.offer(4, "p", timestamp=7000) == [
+        commit(R.ROTATE_INTERVAL, True, 4, fi("p", 2, 3, 2))
+    ]
+
+
+def test_out_of_order_timestamps_never_rotate_nor_move_the_base() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100, rotate_interval_ms=1000))
+    assert rot.offer(0, "p", timestamp=10_000) == []
+    assert rot.offer(1, "p", timestamp=2_000) == []  # far in the past: negative difference
+    assert rot.offer(2, "p", timestamp=10_999) == []  # base stays 10_000, not 2_000
+    assert rot.state.base_record_timestamp == 10_000
+    assert rot.offer(3, "p", timestamp=11_000) == [
+        commit(R.ROTATE_INTERVAL, True, 3, fi("p", 0, 2, 3))
+    ]
+
+
+def _out_of_order_records() -> list[tuple[int, int]]:
+    hour = at("2017-03-02T10:00:00", LA)
+    return [
+        (0, hour),
+        (1, hour - 2 * MIN),
+        (2, hour + 9 * MIN),
+        (3, hour - 5 * MIN),
+        (4, hour + 10 * MIN),
+    ]
+
+
+def test_confluent_out_of_order_hours_without_partition_change_rotation() -> None:
+    # testWriteRecordTimeBasedPartitionRecordTimestampHoursOutOfOrder (rotate on change = false):
+    # files hour=10@0 and hour=09@1 with 2 records each; record 4 (exactly +10 min) rotates.
+    rot = Rotator(
+        RotationPolicy(
+            flush_size=1000, rotate_interval_ms=10 * MIN, rotate_on_partition_change=False
+        )
+    )
+    h10, h09 = "year=2017/month=03/day=02/hour=10", "year=2017/month=03/day=02/hour=09"
+    out = [rot.offer(o, hour_partition(ts), timestamp=ts) for o, ts in _out_of_order_records()]
+    assert out == [
+        [],
+        [],
+        [],
+        [],
+        [commit(R.ROTATE_INTERVAL, True, 4, fi(h10, 0, 2, 2), fi(h09, 1, 3, 2))],
+    ]
+    assert rot.open_files == (fi(h10, 4, 4, 1),)
+
+
+def test_confluent_out_of_order_hours_rotate_on_partition_change() -> None:
+    # testWriteRecordTimeBasedPartitionRecordTimestampHoursOutOfOrderAndRotateOnPartitionChange:
+    # files hour=10@0, hour=09@1, hour=10@2, hour=09@3 with one record each.
+    rot = Rotator(RotationPolicy(flush_size=1000, rotate_interval_ms=10 * MIN))
+    h10, h09 = "year=2017/month=03/day=02/hour=10", "year=2017/month=03/day=02/hour=09"
+    out = [rot.offer(o, hour_partition(ts), timestamp=ts) for o, ts in _out_of_order_records()]
+    assert out == [
+        [],
+        [commit(R.PARTITION_CHANGE, True, 1, fi(h10, 0, 0, 1))],
+        [commit(R.ROTATE_INTERVAL, True, 2, fi(h09, 1, 1, 1))],  # 10:09 - 09:58 >= 10 min
+        [commit(R.PARTITION_CHANGE, True, 3, fi(h10, 2, 2, 1))],
+        [commit(R.ROTATE_INTERVAL, True, 4, fi(h09, 3, 3, 1))],  # 10:10 - 09:55 >= 10 min
+    ]
+    assert rot.open_files == (fi(h10, 4, 4, 1),)
+
+
+def test_confluent_daily_rotation_interval_without_partition_change_rotation() -> None:
+    # testWriteRecordTimeBasedPartitionRecordTimestampHoursDailyRotationInterval: nothing is
+    # written by the first four records; the fifth (exactly +1 day) commits four 1-record files.
+    rot = Rotator(
+        RotationPolicy(flush_size=1000, rotate_interval_ms=DAY, rotate_on_partition_change=False)
+    )
+    first, nxt = at("2017-03-01T10:00:00", LA), at("2017-03-02T05:00:00", LA)
+    stamps = [first, first - 2 * HOUR, nxt + 2 * HOUR, nxt]
+    for o, ts in enumerate(stamps):
+        assert rot.offer(o, hour_partition(ts), timestamp=ts) == []
+    last = nxt + 5 * HOUR
+    assert rot.offer(4, hour_partition(last), timestamp=last) == [
+        commit(
+            R.ROTATE_INTERVAL,
+            True,
+            4,
+            fi("year=2017/month=03/day=01/hour=10", 0, 0, 1),
+            fi("year=2017/month=03/day=01/hour=08", 1, 1, 1),
+            fi("year=2017/month=03/day=02/hour=07", 2, 2, 1),
+            fi("year=2017/month=03/day=02/hour=05", 3, 3, 1),
+        )
+    ]
+
+
+def test_confluent_rotate_interval_ignored_without_timestamp_extractor() -> None:
+    # testRotateIntervalIsIgnoredWhenUsedWithNoTimeBasedPartitioner: flush.size=10, 9 records.
+    rot = Rotator(RotationPolicy(flush_size=10, rotate_interval_ms=MIN))
+    for o in range(9):
+        assert rot.offer(o, "partition=12", timestamp=None) == []
+    assert rot.on_timer(10**13) == []
+    assert rot.open_files == (fi("partition=12", 0, 8, 9),)
+
+
+def test_partition_change_needs_rotate_interval() -> None:
+    rot = Rotator(RotationPolicy(flush_size=10))
+    assert rot.offer(0, "a", timestamp=0) == []
+    assert rot.offer(1, "b", timestamp=1) == []
+    assert rot.offer(2, "a", timestamp=2) == []
+    assert rot.open_files == (fi("a", 0, 2, 2), fi("b", 1, 1, 1))
+
+
+# --- rotate.schedule.interval.ms --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("now_local", "period_ms", "expected"),
+    [
+        ("2024-03-15T10:07:00", 10 * MIN, "2024-03-15T10:10:00.000-04:00"),
+        ("2024-03-15T10:10:00", 10 * MIN, "2024-03-15T10:20:00.000-04:00"),
+        # 7 h periods from midnight: 07:00, 14:00, 21:00, then the next midnight comes first.
+        ("2024-03-15T13:59:59", 7 * HOUR, "2024-03-15T14:00:00.000-04:00"),
+        ("2024-03-15T22:00:00", 7 * HOUR, "2024-03-16T00:00:00.000-04:00"),
+        # Periods are elapsed time since local midnight (spring-forward day: 23 h long) ...
+        ("2024-03-10T04:30:00", HOUR, "2024-03-10T05:00:00.000-04:00"),
+        # ... capped at 24 h after midnight: on the 25 h fall-back day Confluent returns a time
+        # before now (23:00 for 23:30), so every check until midnight finds the rotation due.
+        ("2024-11-03T23:30:00", HOUR, "2024-11-03T23:00:00.000-05:00"),
+    ],
+)
+def test_next_time_adjusted_by_day(now_local: str, period_ms: int, expected: str) -> None:
+    assert iso(next_time_adjusted_by_day(at(now_local, NY), period_ms, NY), NY) == expected
+
+
+def test_next_time_adjusted_by_day_half_hour_zone() -> None:
+    # Hourly boundaries at HH:00 local = HH:30 UTC; a fixed "+05:30" id behaves the same.
+    now = at("2024-06-01T09:10:00", KOLKATA)
+    assert next_time_adjusted_by_day(now, HOUR, KOLKATA) == at("2024-06-01T04:30:00")
+    assert next_time_adjusted_by_day(now, HOUR, "+05:30") == at("2024-06-01T04:30:00")
+
+
+def test_scheduled_rotation_record_by_record_and_idle_close() -> None:
+    policy = RotationPolicy(flush_size=100, rotate_schedule_interval_ms=HOUR, timezone=KOLKATA)
+    rot = Rotator(policy)
+    assert rot.next_timer_ms() is None
+    assert rot.offer(0, "p", now_ms=at("2024-06-01T09:10:00", KOLKATA)) == []
+    assert iso(rot.next_timer_ms() or 0, KOLKATA) == "2024-06-01T10:00:00.000+05:30"
+    assert rot.offer(1, "p", now_ms=at("2024-06-01T09:59:59.999", KOLKATA)) == []
+    assert rot.on_timer(at("2024-06-01T09:59:59.999", KOLKATA)) == []
+    # now == boundary: rotates before appending; the record starts the next file.
+    assert rot.offer(2, "q", now_ms=at("2024-06-01T10:00:00", KOLKATA)) == [
+        commit(R.SCHEDULED, True, 2, fi("p", 0, 1, 2))
+    ]
+    assert iso(rot.next_timer_ms() or 0, KOLKATA) == "2024-06-01T11:00:00.000+05:30"
+    assert rot.on_timer(at("2024-06-01T10:30:00", KOLKATA)) == []
+    # No record arrives: the timer closes the open files at the boundary.
+    assert rot.on_timer(at("2024-06-01T11:00:00", KOLKATA)) == [
+        commit(R.SCHEDULED, False, 3, fi("q", 2, 2, 1))
+    ]
+    assert rot.next_timer_ms() is None
+    assert iso(rot.state.next_scheduled_rotation_ms or 0, KOLKATA) == (
+        "2024-06-01T12:00:00.000+05:30"
+    )
+    # An expired boundary with nothing open is moved before the record is handled.
+    assert rot.offer(3, "q", now_ms=at("2024-06-01T12:20:00", KOLKATA)) == []
+    assert iso(rot.next_timer_ms() or 0, KOLKATA) == "2024-06-01T13:00:00.000+05:30"
+
+
+def test_confluent_records_after_expired_schedule_go_to_same_file() -> None:
+    # testWriteRecordsAfterScheduleRotationExpiryButNoResetShouldGoToSameFile: schedule 10 min;
+    # 11 min after start 3 records arrive -> one file 0..2, committed 11 min later.
+    policy = RotationPolicy(
+        flush_size=1000,
+        rotate_interval_ms=HOUR,
+        rotate_schedule_interval_ms=10 * MIN,
+        timezone="UTC",
+    )
+    rot = Rotator(policy)
+    start = at("2024-06-01T09:05:00")
+    assert rot.on_timer(start) == []  # writer created: first boundary 09:10
+    now = start + 11 * MIN
+    for o in range(3):
+        assert rot.offer(o, "p", timestamp=now, now_ms=now) == []
+    assert rot.on_timer(now) == []
+    assert iso(rot.next_timer_ms() or 0, "UTC") == "2024-06-01T09:20:00.000+00:00"
+    assert rot.on_timer(now + 11 * MIN) == [commit(R.SCHEDULED, False, 3, fi("p", 0, 2, 3))]
+
+
+def test_periodic_rotation_resets_the_schedule() -> None:
+    policy = RotationPolicy(
+        flush_size=100,
+        rotate_interval_ms=1000,
+        rotate_schedule_interval_ms=10 * MIN,
+        timezone="UTC",
+    )
+    rot = Rotator(policy)
+    assert rot.offer(0, "p", timestamp=0, now_ms=at("2024-06-01T09:05:00")) == []
+    assert rot.offer(1, "p", timestamp=1000, now_ms=at("2024-06-01T09:12:00")) == [
+        commit(R.ROTATE_INTERVAL, True, 1, fi("p", 0, 0, 1))
+    ]
+    assert iso(rot.next_timer_ms() or 0, "UTC") == "2024-06-01T09:20:00.000+00:00"
+
+
+def test_schedule_needs_now() -> None:
+    rot = Rotator(RotationPolicy(flush_size=1, rotate_schedule_interval_ms=HOUR, timezone="UTC"))
+    with pytest.raises(ValueError, match="now_ms is required"):
+        rot.offer(0, "p")
+
+
+# --- schema change (schema.compatibility=NONE) ---------------------------------------------------
+
+
+def test_schema_change_rotates_before_the_record() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100))
+    assert rot.offer(0, "p", schema_key="v1") == []  # never for the first record
+    assert rot.offer(1, "p", schema_key="v1") == []
+    assert rot.offer(2, "p", schema_key="v2") == [
+        commit(R.SCHEMA_CHANGE, True, 2, fi("p", 0, 1, 2))
+    ]
+    assert rot.offer(3, "p", schema_key="v1") == [
+        commit(R.SCHEMA_CHANGE, True, 3, fi("p", 2, 2, 1))
+    ]
+    assert rot.open_files == (fi("p", 3, 3, 1),)
+
+
+def test_schema_is_tracked_per_encoded_partition() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100))
+    assert rot.offer(0, "a", schema_key=1) == []
+    assert rot.offer(1, "b", schema_key=2) == []  # new file: takes its own schema
+    assert rot.offer(2, "a", schema_key=1) == []
+    assert rot.offer(3, "b", schema_key=1) == [
+        commit(R.SCHEMA_CHANGE, True, 3, fi("a", 0, 2, 2), fi("b", 1, 1, 1))
+    ]
+
+
+def test_switch_between_schema_and_schemaless_raises() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100), topic="t", partition=3)
+    assert rot.offer(0, "p", schema_key="v1") == []
+    with pytest.raises(SchemaSwitchError) as err:
+        rot.offer(1, "p", schema_key=None)
+    assert isinstance(err.value, RecordError)
+    assert str(err.value) == (
+        "Switch between schema-based and schema-less data is not supported "
+        "(topic='t', partition=3, offset=1)"
+    )
+    assert rot.open_files == (fi("p", 0, 0, 1),)
+    # Schemaless data throughout never rotates on schema.
+    schemaless = Rotator(RotationPolicy(flush_size=100))
+    assert [schemaless.offer(o, "p") for o in range(3)] == [[], [], []]
+
+
+# --- worked example and state ------------------------------------------------------------------
+
+
+def test_worked_example_traced_from_topic_partition_writer() -> None:
+    # flush.size=4, rotate.interval.ms=60000, rotate on partition change, schema NONE.
+    # Each row: offset, encoded partition, timestamp (s), schema, expected commits, traced
+    # through executeState/checkRotationOrAppend of TopicPartitionWriter.java by hand.
+    rot = Rotator(RotationPolicy(flush_size=4, rotate_interval_ms=60_000))
+    rows: list[tuple[int, str, int, str, list[Commit]]] = [
+        (0, "A", 0, "s1", []),
+        (1, "A", 10, "s1", []),
+        (2, "B", 20, "s1", [commit(R.PARTITION_CHANGE, True, 2, fi("A", 0, 1, 2))]),
+        (3, "B", 5, "s1", []),  # out of order: 5 - 20 < 60, base stays 20
+        (4, "B", 30, "s2", [commit(R.SCHEMA_CHANGE, True, 4, fi("B", 2, 3, 2))]),
+        (5, "B", 89, "s2", []),  # 89 - 30 = 59 < 60
+        (6, "B", 90, "s2", [commit(R.ROTATE_INTERVAL, True, 6, fi("B", 4, 5, 2))]),
+        (7, "B", 91, "s2", []),
+        (8, "B", 92, "s2", []),
+        (9, "B", 93, "s2", [commit(R.FLUSH_SIZE, False, 10, fi("B", 6, 9, 4))]),
+        (10, "A", 200, "s1", []),  # nothing open: no partition, time or schema rotation
+        (11, "A", 260, "s2", [commit(R.ROTATE_INTERVAL, True, 11, fi("A", 10, 10, 1))]),
+    ]
+    for offset, part, ts, schema, expected in rows:
+        assert rot.offer(offset, part, timestamp=ts * 1000, schema_key=schema) == expected, offset
+    assert rot.state.to_dict() == {
+        "open_files": [
+            {
+                "encoded_partition": "A",
+                "start_offset": 11,
+                "end_offset": 11,
+                "record_count": 1,
+                "schema_key": "s2",
+            }
+        ],
+        "current_offset": 11,
+        "current_encoded_partition": "A",
+        "current_timestamp": 260_000,
+        "base_record_timestamp": 260_000,
+        "next_scheduled_rotation_ms": None,
+    }
+
+
+_Event = tuple[str, dict[str, Any]]
+
+
+def _mixed_events() -> list[_Event]:
+    base = at("2024-06-01T23:40:00", KOLKATA)
+    events: list[_Event] = []
+    parts = ["a", "b", "a", "a", "c", "b", "b", "a", "c", "c", "a", "b"]
+    for i, part in enumerate(parts * 2):
+        now = base + i * 3 * MIN
+        ts = now - (i % 4) * 20_000
+        events.append(
+            (
+                "offer",
+                {
+                    "offset": 100 + i,
+                    "encoded_partition": part,
+                    "timestamp": ts,
+                    "schema_key": "v2" if i in (9, 10, 11) else "v1",
+                    "now_ms": now,
+                },
+            )
+        )
+        if i % 5 == 4:
+            events.append(("timer", {"now_ms": now + MIN}))
+    events.append(("timer", {"now_ms": base + 3 * HOUR}))
+    return events
+
+
+def _run(rot: Rotator, events: list[_Event]) -> list[Commit]:
+    out: list[Commit] = []
+    for kind, args in events:
+        out += rot.offer(**args) if kind == "offer" else rot.on_timer(**args)
+    return out
+
+
+@pytest.mark.parametrize("partition_change", [True, False])
+def test_state_round_trip_resumes_identically(partition_change: bool) -> None:
+    policy = RotationPolicy(
+        flush_size=3,
+        rotate_interval_ms=20 * MIN,
+        rotate_schedule_interval_ms=30 * MIN,
+        rotate_on_partition_change=partition_change,
+        timezone=KOLKATA,
+    )
+    events = _mixed_events()
+    whole = Rotator(policy)
+    expected = _run(whole, events)
+    assert {c.reason for c in expected} >= {R.SCHEDULED, R.SCHEMA_CHANGE}
+    if not partition_change:  # traced by hand: 23:40 IST start, 30 min schedule, flush.size=3
+        assert [(c.reason, c.before_record, c.next_offset) for c in expected] == [
+            (R.FLUSH_SIZE, False, 103),
+            (R.FLUSH_SIZE, False, 106),
+            (R.SCHEDULED, True, 107),  # first offer at/after midnight (00:01)
+            (R.SCHEMA_CHANGE, True, 109),
+            (R.FLUSH_SIZE, False, 112),
+            (R.FLUSH_SIZE, False, 115),
+            (R.SCHEDULED, True, 117),
+            (R.FLUSH_SIZE, False, 120),
+            (R.FLUSH_SIZE, False, 123),
+            (R.SCHEDULED, False, 124),  # the final idle timer
+        ]
+        assert expected[3].files == (fi("a", 107, 107, 1), fi("c", 108, 108, 1))
+    committed = sum(f.record_count for c in expected for f in c.files)
+    assert committed + whole.record_count == 24  # every offered record is in exactly one file
+    for cut in range(len(events) + 1):
+        first = Rotator(policy)
+        got = _run(first, events[:cut])
+        saved = json.loads(json.dumps(first.state.to_dict()))
+        resumed = Rotator(policy, RotatorState.from_dict(saved))
+        got += _run(resumed, events[cut:])
+        assert got == expected, cut
+        assert resumed.state == whole.state
+
+
+def test_state_round_trip_scenario_values() -> None:
+    policy = RotationPolicy(flush_size=5, rotate_schedule_interval_ms=30 * MIN, timezone=KOLKATA)
+    rot = Rotator(policy)
+    rot.offer(7, "a", schema_key="v1", now_ms=at("2024-06-01T23:40:00", KOLKATA))
+    rot.offer(8, "b", schema_key=42, now_ms=at("2024-06-01T23:41:00", KOLKATA))
+    data = rot.state.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["open_files"] == [
+        {"encoded_partition": "a", "start_offset": 7, "end_offset": 7, "record_count": 1,
+         "schema_key": "v1"},
+        {"encoded_partition": "b", "start_offset": 8, "end_offset": 8, "record_count": 1,
+         "schema_key": 42},
+    ]  # fmt: skip
+    assert iso(data["next_scheduled_rotation_ms"], KOLKATA) == "2024-06-02T00:00:00.000+05:30"
+    assert RotatorState.from_dict(data) == rot.state
+    # The state property is a copy: mutating it does not touch the rotator.
+    copy_ = rot.state
+    copy_.open_files.clear()
+    assert rot.record_count == 2
+
+
+# --- policy validation ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"flush_size": 0}, "flush.size must be at least 1"),
+        ({"flush_size": "3"}, "flush_size must be an integer"),
+        ({"flush_size": 3, "rotate_schedule_interval_ms": HOUR}, "timezone must be set"),
+        (
+            {"flush_size": 3, "rotate_schedule_interval_ms": HOUR, "timezone": "Mars/Base"},
+            "timezone 'Mars/Base' is not a known time zone id",
+        ),
+    ],
+)
+def test_policy_validation(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        RotationPolicy(**kwargs)
