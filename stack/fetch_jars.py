@@ -1,6 +1,7 @@
 """Setup step: fetch the JVM pieces once from Maven Central; runs and tests only read them.
 
-- ``.deps/kafka-libs``: the Apache Kafka broker (``stack/kafka-pom.xml``), run by ``stack/stack.py``.
+- ``.deps/kafka-libs``: the Apache Kafka broker (``stack/kafka-pom.xml``), run by
+  ``stack/stack.py``.
 - ``.deps/spark-jars``: the Spark Kafka connector, spark-avro and Delta (``stack/spark-pom.xml``)
   minus every artifact PySpark's own ``jars/`` already has (as ``spark.jars.packages`` would skip
   Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.get_spark`.

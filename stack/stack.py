@@ -190,7 +190,8 @@ def _wait(service: Service, ready: object, timeout: float = 90.0) -> None:
             return
         time.sleep(0.5)
     sys.exit(
-        f"{service.name}: not answering on port {service.port} after {timeout:.0f}s (log: {service.log})"
+        f"{service.name}: not answering on port {service.port} after {timeout:.0f}s "
+        f"(log: {service.log})"
     )
 
 

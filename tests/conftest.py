@@ -72,7 +72,7 @@ def producer(kafka_bootstrap: str) -> Iterator[Producer]:
 
 @pytest.fixture
 def consume(kafka_bootstrap: str) -> Callable[..., list[Any]]:
-    """Read every record of a topic from the beginning (all partitions) until ``expected`` arrive."""
+    """Read a topic from the beginning (all partitions) until ``expected`` records arrive."""
 
     def read(topic: str, expected: int, timeout: float = 60.0) -> list[Any]:
         import time

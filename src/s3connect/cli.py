@@ -1,6 +1,6 @@
 """The ``s3connect`` console script.
 
-    s3connect sink --config FILE [--set key=value ...] [--once]
+s3connect sink --config FILE [--set key=value ...] [--once]
 """
 
 from __future__ import annotations

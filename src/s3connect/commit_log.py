@@ -34,10 +34,19 @@ def append_commit_log(
     now = datetime.now(UTC).replace(tzinfo=None)
     df = spark.createDataFrame(
         [
-            (r["object_key"], r["topic"], r["partition"], r["encoded_partition"],
-             r["start_offset"], r["end_offset"], r["record_count"], r["bytes"], now)
+            (
+                r["object_key"],
+                r["topic"],
+                r["partition"],
+                r["encoded_partition"],
+                r["start_offset"],
+                r["end_offset"],
+                r["record_count"],
+                r["bytes"],
+                now,
+            )
             for r in rows
-        ],  # fmt: skip
+        ],
         COMMIT_LOG_SCHEMA,
     )
     writer = (

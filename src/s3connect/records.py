@@ -16,7 +16,7 @@ Header = tuple[str, bytes | None]
 class SinkRecord:
     """One Kafka record after conversion, as Kafka Connect's ``SinkRecord``.
 
-    ``timestamp`` is the Kafka record timestamp in epoch milliseconds (None when the record has none).
+    ``timestamp`` is the Kafka record timestamp in epoch milliseconds (None when it has none).
     ``key``/``value`` are converted values (see :mod:`s3connect.schema` for the representation);
     their schemas are None for schemaless data. ``value`` is None for a tombstone.
     """

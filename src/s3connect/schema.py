@@ -1,8 +1,8 @@
 """Kafka Connect's data schema model (org.apache.kafka.connect.data.Schema), as plain dataclasses.
 
 Converters produce values together with a :class:`ConnectSchema`; formats map it to Avro, Parquet
-(Arrow) or JSON exactly as Confluent's ``AvroData`` does. A struct value is a ``dict`` whose keys follow
-the schema's field order; an array is a ``list``; a map is a ``dict``; bytes are ``bytes``.
+(Arrow) or JSON exactly as Confluent's ``AvroData`` does. A struct value is a ``dict`` whose keys
+follow the schema's field order; an array is a ``list``; a map is a ``dict``; bytes are ``bytes``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Field:
 @dataclass(frozen=True, slots=True)
 class ConnectSchema:
     """A Kafka Connect schema: primitive, array (``value_schema``), map (``key_schema`` and
-    ``value_schema``) or struct (``fields``). ``name`` carries logical types (see module constants)."""
+    ``value_schema``) or struct (``fields``). ``name`` carries logical types (module constants)."""
 
     type: Type
     optional: bool = False

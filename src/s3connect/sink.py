@@ -36,7 +36,7 @@ from s3connect.writer import CommittedObject, RawRecord, TopicPartitionWriter, W
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
-    from pyspark.sql.streaming import StreamingQuery
+    from pyspark.sql.streaming.query import StreamingQuery
 
 __all__ = ["COMMIT_SCHEMA", "SinkProcessor", "SinkRun", "SinkSummary", "run_sink", "start_sink"]
 
@@ -59,13 +59,28 @@ COMMIT_SCHEMA = (
 def _rows(objects: list[CommittedObject]) -> pd.DataFrame:
     return pd.DataFrame(
         [
-            (o.key, o.topic, o.partition, o.encoded_partition, o.start_offset, o.end_offset,
-             o.record_count, o.bytes)
+            (
+                o.key,
+                o.topic,
+                o.partition,
+                o.encoded_partition,
+                o.start_offset,
+                o.end_offset,
+                o.record_count,
+                o.bytes,
+            )
             for o in objects
-        ],  # fmt: skip
+        ],
         columns=list(COMMIT_COLUMNS),
-    ).astype({"partition": "int32", "start_offset": "int64", "end_offset": "int64",
-              "record_count": "int64", "bytes": "int64"})  # fmt: skip
+    ).astype(
+        {
+            "partition": "int32",
+            "start_offset": "int64",
+            "end_offset": "int64",
+            "record_count": "int64",
+            "bytes": "int64",
+        }
+    )
 
 
 def _headers(cell: Any) -> tuple[tuple[str, bytes | None], ...]:
@@ -136,9 +151,13 @@ class SinkProcessor(StatefulProcessor):
                 headers=_headers(h),
             )
             for offset, ts, k, v, h in zip(
-                frame["offset"], frame["timestamp"], frame["key"], frame["value"],
-                frame["headers"], strict=True,
-            )  # fmt: skip
+                frame["offset"],
+                frame["timestamp"],
+                frame["key"],
+                frame["value"],
+                frame["headers"],
+                strict=True,
+            )
         )
         committed = writer.write(records, now)
         committed += writer.on_timer(now)
@@ -161,24 +180,18 @@ class SinkProcessor(StatefulProcessor):
 
 def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
     """The configured topics as raw Kafka rows (timestamp in epoch milliseconds)."""
-    reader = (
-        spark.readStream.format("kafka")
-        .option("kafka.bootstrap.servers", config.kafka_bootstrap_servers)
-        .option("startingOffsets", config.starting_offsets)
-        .option("includeHeaders", "true")
-    )
-    if config.topics_regex:
-        reader = reader.option("subscribePattern", config.topics_regex)
-    else:
-        reader = reader.option("subscribe", ",".join(config.topics))
-    if config.max_offsets_per_trigger:
-        reader = reader.option("maxOffsetsPerTrigger", str(config.max_offsets_per_trigger))
-    for name, value in config.kafka_options.items():
+    reader = spark.readStream.format("kafka").option("includeHeaders", "true")
+    for name, value in config.spark_kafka_options().items():
         reader = reader.option(name, value)
     return reader.load().selectExpr(
-        "topic", "partition", "offset", "unix_millis(timestamp) AS timestamp", "key", "value",
+        "topic",
+        "partition",
+        "offset",
+        "unix_millis(timestamp) AS timestamp",
+        "key",
+        "value",
         "headers",
-    )  # fmt: skip
+    )
 
 
 @dataclass
@@ -193,7 +206,9 @@ class SinkSummary:
         """Objects, records and bytes per (topic, partition)."""
         out: dict[tuple[str, int], dict[str, int]] = {}
         for o in self.objects:
-            t = out.setdefault((o["topic"], o["partition"]), {"objects": 0, "records": 0, "bytes": 0})
+            t = out.setdefault(
+                (o["topic"], o["partition"]), {"objects": 0, "records": 0, "bytes": 0}
+            )
             t["objects"] += 1
             t["records"] += o["record_count"]
             t["bytes"] += o["bytes"]
@@ -228,12 +243,15 @@ def _commit_log_writer(
         if rows and config.commit_log_table:
             from s3connect.commit_log import append_commit_log
 
-            append_commit_log(batch.sparkSession, config.commit_log_table, rows, _app_id(config),
-                              batch_id)  # fmt: skip
+            append_commit_log(
+                batch.sparkSession, config.commit_log_table, rows, _app_id(config), batch_id
+            )
         if rows:
             n_rec = sum(r["record_count"] for r in rows)
             n_bytes = sum(r["bytes"] for r in rows)
-            log(f"batch {batch_id}: committed {len(rows)} objects, {n_rec} records, {n_bytes} bytes")
+            log(
+                f"batch {batch_id}: committed {len(rows)} objects, {n_rec} records, {n_bytes} bytes"
+            )
 
     return write
 
@@ -314,8 +332,7 @@ def _show_progress(query: StreamingQuery, seen: int, log: Callable[[str], None])
         if batch <= seen:
             continue
         lag = [
-            s.get("metrics", {}).get("maxOffsetsBehindLatest")
-            for s in progress.get("sources", [])
+            s.get("metrics", {}).get("maxOffsetsBehindLatest") for s in progress.get("sources", [])
         ]
         lag_text = ", ".join(str(x) for x in lag if x is not None) or "?"
         log(

@@ -44,8 +44,10 @@ def local_jars() -> list[Path]:
     return jars
 
 
-def get_spark(app_name: str = "s3connect", *, shuffle_partitions: int | None = None) -> SparkSession:
-    """The active SparkSession on Databricks, else a local one with Kafka, Avro, Delta and RocksDB."""
+def get_spark(
+    app_name: str = "s3connect", *, shuffle_partitions: int | None = None
+) -> SparkSession:
+    """The active SparkSession on Databricks, else a local one (Kafka, Avro, Delta, RocksDB)."""
     from pyspark.sql import SparkSession
 
     if on_databricks():
@@ -59,7 +61,9 @@ def get_spark(app_name: str = "s3connect", *, shuffle_partitions: int | None = N
         .appName(app_name)
         .config("spark.jars", ",".join(str(j) for j in local_jars()))
         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config(
+            "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog"
+        )
         .config(
             "spark.sql.streaming.stateStore.providerClass",
             "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",

@@ -547,7 +547,7 @@ def _parse_offset(cur: _Cursor) -> int | None:
 
 
 def _parse_time(cur: _Cursor) -> int | None:
-    """time-element: ``HH[:mm[:ss[.f]] | .f] | .f]``; millis of day (may exceed a day? no)."""
+    """time-element ``HH[:mm[:ss[.f]] | :mm.f | .f]``, in milliseconds of the day."""
     hour = cur.number(2)
     if hour is None:
         return None

@@ -29,7 +29,7 @@ class Widgets(Protocol):
 
 
 class LocalWidgets:
-    """``dbutils.widgets`` outside Databricks: declared defaults overridden by ``name=value`` args."""
+    """``dbutils.widgets`` outside Databricks: defaults overridden by ``name=value`` args."""
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
         self._given: dict[str, str] = {}

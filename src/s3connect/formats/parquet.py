@@ -16,7 +16,8 @@ from s3connect.schema import ConnectSchema
 __all__ = ["PARQUET_CODECS", "ParquetFormat"]
 
 # parquet.codec -> (pyarrow compression, CompressionCodecName.getExtension()).
-# pyarrow writes "lz4" as LZ4_RAW; Confluent (parquet-mr) writes Hadoop-framed LZ4.
+# "lz4": pyarrow's LZ4 (Arrow writes LZ4_RAW framing), not parquet-mr's Hadoop-framed LZ4;
+# readers accept both.
 PARQUET_CODECS: dict[str, tuple[str, str]] = {
     "none": ("none", ""),
     "uncompressed": ("none", ""),

@@ -1,0 +1,205 @@
+"""Config -> the objects one topic-partition writer uses (converters, partitioner, format, ...).
+
+The single place where connector keys become behaviour; the writer and the Spark glue only see
+the resulting :class:`~s3connect.writer.WriterContext`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import partial
+
+from s3connect.config import SinkConfig
+from s3connect.converters import make_converter
+from s3connect.errors import ConversionError
+from s3connect.formats import Format, make_format
+from s3connect.naming import object_key
+from s3connect.partitioners import (
+    DailyPartitioner,
+    DefaultPartitioner,
+    FieldPartitioner,
+    HourlyPartitioner,
+    Partitioner,
+    RecordFieldTimestampExtractor,
+    RecordTimestampExtractor,
+    TimeBasedPartitioner,
+    TimestampExtractor,
+    WallclockTimestampExtractor,
+)
+from s3connect.records import SinkRecord
+from s3connect.rotation import RotationPolicy, SchemaKey
+from s3connect.schema import ConnectSchema
+from s3connect.storage import S3Settings, Storage, make_storage
+from s3connect.writer import RawRecord, WriterContext
+
+__all__ = [
+    "build_format",
+    "build_partitioner",
+    "build_storage",
+    "build_writer_context",
+    "schema_key",
+]
+
+
+def build_format(config: SinkConfig) -> Format:
+    """The file format of ``format.class`` with its codec options."""
+    match config.format:
+        case "avro":
+            return make_format("avro", codec=config.avro_codec)
+        case "parquet":
+            return make_format("parquet", codec=config.parquet_codec)
+        case "json":
+            return make_format(
+                "json",
+                compression=config.s3_compression_type,
+                level=config.s3_compression_level,
+                decimal_format=config.json_decimal_format,
+            )
+        case "bytearray":
+            return make_format(
+                "bytearray",
+                extension=config.format_bytearray_extension,
+                separator=config.format_bytearray_separator,
+                compression=config.s3_compression_type,
+                level=config.s3_compression_level,
+            )
+    raise AssertionError(config.format)
+
+
+def build_extractor(config: SinkConfig) -> TimestampExtractor:
+    """The ``timestamp.extractor`` of a time-based partitioner."""
+    match config.timestamp_extractor:
+        case "Record":
+            return RecordTimestampExtractor()
+        case "RecordField":
+            return RecordFieldTimestampExtractor(config.timestamp_field)
+    return WallclockTimestampExtractor()
+
+
+def build_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
+    """The ``partitioner.class`` and, for time-based ones, its timestamp extractor."""
+    delim = config.directory_delim
+    match config.partitioner:
+        case "field":
+            return FieldPartitioner(config.partition_field_name, directory_delim=delim), None
+        case "time":
+            extractor = build_extractor(config)
+            return TimeBasedPartitioner(
+                config.path_format,
+                config.partition_duration_ms,
+                config.locale,
+                config.timezone,
+                extractor,
+                directory_delim=delim,
+            ), extractor
+        case "daily":
+            extractor = build_extractor(config)
+            return DailyPartitioner(
+                config.locale, config.timezone, extractor, directory_delim=delim
+            ), extractor
+        case "hourly":
+            extractor = build_extractor(config)
+            return HourlyPartitioner(
+                config.locale, config.timezone, extractor, directory_delim=delim
+            ), extractor
+    return DefaultPartitioner(directory_delim=delim), None
+
+
+def build_storage(config: SinkConfig) -> Storage:
+    """S3 (or a ``file://`` folder) with the connector's S3 options."""
+    return make_storage(
+        S3Settings(
+            bucket=config.s3_bucket_name,
+            region=config.s3_region,
+            endpoint_url=config.store_url,
+            path_style=config.s3_path_style_access,
+            access_key_id=config.aws_access_key_id,
+            secret_access_key=config.aws_secret_access_key,
+            part_size=config.s3_part_size,
+            part_retries=config.s3_part_retries,
+            retry_backoff_ms=config.s3_retry_backoff_ms,
+        )
+    )
+
+
+def schema_key(record: SinkRecord) -> SchemaKey:
+    """A stable identity of the record's value schema (None when schemaless)."""
+    if record.value_schema is None:
+        return None
+    return _schema_fingerprint(record.value_schema)
+
+
+def _schema_fingerprint(schema: ConnectSchema) -> str:
+    return hashlib.sha256(repr(schema).encode()).hexdigest()[:32]
+
+
+def build_writer_context(config: SinkConfig) -> WriterContext:
+    """Everything a :class:`~s3connect.writer.TopicPartitionWriter` needs for ``config``."""
+    key_converter = make_converter(
+        config.key_converter, schemas_enable=config.key_converter_schemas_enable, is_key=True
+    )
+    value_converter = make_converter(
+        config.value_converter, schemas_enable=config.value_converter_schemas_enable
+    )
+
+    def convert(raw: RawRecord) -> SinkRecord:
+        try:
+            value, value_schema = value_converter.to_connect(raw.topic, raw.value)
+        except ValueError as exc:
+            raise ConversionError(
+                f"value could not be converted by {config.value_converter} converter: {exc}",
+                topic=raw.topic, partition=raw.partition, offset=raw.offset,
+            ) from exc  # fmt: skip
+        try:
+            key, key_schema = key_converter.to_connect(raw.topic, raw.key)
+        except ValueError:
+            # Confluent's sink converts keys too; a key the value format does not store must not
+            # fail the record, so keep it raw.
+            key, key_schema = raw.key, None
+        return SinkRecord(
+            topic=raw.topic,
+            partition=raw.partition,
+            offset=raw.offset,
+            timestamp=raw.timestamp,
+            key=key,
+            value=value,
+            key_schema=key_schema,
+            value_schema=value_schema,
+            headers=raw.headers,
+        )
+
+    partitioner, extractor = build_partitioner(config)
+    naming = partial(
+        object_key,
+        topics_dir=config.topics_dir,
+        directory_delim=config.directory_delim,
+        file_delim=config.file_delim,
+        zero_pad_width=config.filename_offset_zero_pad_width,
+    )
+
+    def key_for(topic: str, encoded: str, kafka_partition: int, start: int, ext: str) -> str:
+        return naming(
+            topic=topic,
+            encoded_partition=encoded,
+            kafka_partition=kafka_partition,
+            start_offset=start,
+            extension=ext,
+        )
+
+    return WriterContext(
+        convert=convert,
+        encode_partition=partitioner.encode_partition,
+        extract_timestamp=extractor.extract if extractor is not None else None,
+        schema_key=schema_key,
+        format=build_format(config),
+        object_key=key_for,
+        storage=build_storage(config),
+        policy=RotationPolicy(
+            flush_size=config.flush_size,
+            rotate_interval_ms=config.rotate_interval_ms,
+            rotate_schedule_interval_ms=config.rotate_schedule_interval_ms,
+            rotate_on_partition_change=config.rotate_file_on_partition_change,
+            timezone=config.timezone or None,
+        ),
+        null_values=config.behavior_on_null_values,
+    )

@@ -1,0 +1,285 @@
+"""Partitioners and timestamp extractors; time buckets were checked against Joda 2.14."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from s3connect.errors import ConfigError, PartitionError
+from s3connect.partitioners import (
+    DailyPartitioner,
+    DefaultPartitioner,
+    FieldPartitioner,
+    HourlyPartitioner,
+    RecordFieldTimestampExtractor,
+    RecordTimestampExtractor,
+    TimeBasedPartitioner,
+    WallclockTimestampExtractor,
+    encode_path_value,
+)
+from s3connect.records import SinkRecord
+from s3connect.schema import ConnectSchema, Field, Type
+
+TS = ConnectSchema(Type.INT64, name="org.apache.kafka.connect.data.Timestamp")
+ADDRESS = ConnectSchema(
+    Type.STRUCT,
+    fields=(Field("country", ConnectSchema(Type.STRING)), Field("zip", ConnectSchema(Type.INT32))),
+)
+SCHEMA = ConnectSchema(
+    Type.STRUCT,
+    fields=(
+        Field("region", ConnectSchema(Type.STRING, optional=True)),
+        Field("shard", ConnectSchema(Type.INT16)),
+        Field("active", ConnectSchema(Type.BOOLEAN)),
+        Field("price", ConnectSchema(Type.FLOAT64)),
+        Field("created", TS),
+        Field("created_ms", ConnectSchema(Type.INT64)),
+        Field("created_iso", ConnectSchema(Type.STRING)),
+        Field("address", ADDRESS),
+    ),
+)
+
+
+def struct_record(**overrides: Any) -> SinkRecord:
+    value: dict[str, Any] = {
+        "region": "eu-west",
+        "shard": 7,
+        "active": True,
+        "price": 1.5,
+        "created": datetime(2024, 3, 10, 7, 30, tzinfo=UTC),
+        "created_ms": 1710055800000,
+        "created_iso": "2024-03-10T03:30:00-04:00",
+        "address": {"country": "DE", "zip": 10115},
+    }
+    value.update(overrides)
+    return SinkRecord("orders", 2, 99, 1710052200000, None, value, value_schema=SCHEMA)
+
+
+def map_record(value: Any, timestamp: int | None = 1710052200000) -> SinkRecord:
+    return SinkRecord("clicks", 1, 5, timestamp, None, value)
+
+
+def test_default_partitioner() -> None:
+    p = DefaultPartitioner()
+    assert p.encode_partition(struct_record(), 0) == "partition=2"
+    assert p.partitioned_path("orders", "partition=2") == "orders/partition=2"
+    assert DefaultPartitioner("_").partitioned_path("t", "partition=0") == "t_partition=0"
+
+
+def test_field_partitioner_struct_multiple_and_nested() -> None:
+    p = FieldPartitioner(["region", "shard", "active", "address.country", "address.zip"])
+    assert p.encode_partition(struct_record(), 0) == (
+        "region=eu-west/shard=7/active=true/address.country=DE/address.zip=10115"
+    )
+    assert FieldPartitioner(["shard", "region"], "_").encode_partition(struct_record(), 0) == (
+        "shard=7_region=eu-west"
+    )
+
+
+def test_field_partitioner_struct_null_prints_null_like_confluent() -> None:
+    assert FieldPartitioner(["region"]).encode_partition(struct_record(region=None), 0) == (
+        "region=null"
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "match"),
+    [
+        ("price", "Field 'price' of type double"),
+        ("created", "Field 'created' of type int64 org.apache.kafka.connect.data.Timestamp"),
+        ("address", "Field 'address' of type struct"),
+        ("missing", "The nested field named 'missing' does not exist"),
+        ("address.street", "The nested field named 'address.street' does not exist"),
+    ],
+)
+def test_field_partitioner_struct_errors_name_field_and_record(field: str, match: str) -> None:
+    with pytest.raises(PartitionError, match=match) as info:
+        FieldPartitioner([field]).encode_partition(struct_record(), 0)
+    assert "(topic='orders', partition=2, offset=99)" in str(info.value)
+    assert (info.value.topic, info.value.partition, info.value.offset) == ("orders", 2, 99)
+
+
+def test_field_partitioner_map_values() -> None:
+    value = {
+        "a": 1,
+        "b": True,
+        "c": 1.0e10,
+        "d": 0.5,
+        "e": Decimal("1.50"),
+        "n": {"x.y": {"z": "deep"}},
+    }
+    p = FieldPartitioner(["a", "b", "c", "d", "e", 'n."x.y".z'])
+    assert p.encode_partition(map_record(value), 0) == (
+        'a=1/b=true/c=1.0E10/d=0.5/e=1.50/n."x.y".z=deep'
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        ({"a": None}, "The nested field named 'a' does not exist"),
+        ({"a": [1]}, "Field 'a' of type list"),
+        ("text", "Value is not of Struct or Map type"),
+        (None, "Value is not of Struct or Map type"),
+    ],
+)
+def test_field_partitioner_map_errors(value: Any, match: str) -> None:
+    with pytest.raises(PartitionError, match=match):
+        FieldPartitioner(["a"]).encode_partition(map_record(value), 0)
+
+
+def test_field_partitioner_requires_a_field() -> None:
+    with pytest.raises(ConfigError, match=r"partition\.field\.name"):
+        FieldPartitioner([" "])
+
+
+@pytest.mark.parametrize(
+    ("raw", "encoded"),
+    [
+        ("eu-west 1", "eu-west 1"),
+        ("50%", "50%"),
+        ("a/b", "a%2Fb"),
+        ("..", "%2E%2E"),
+        (".", "%2E"),
+        ("../etc", "..%2Fetc"),
+        ("tab\there", "tab%09here"),
+        ("a%2Fb", "a%252Fb"),
+        ("100%/x", "100%25%2Fx"),
+        ("é/ü", "é%2Fü"),
+    ],
+)
+def test_unsafe_values_are_percent_encoded_reversibly(raw: str, encoded: str) -> None:
+    assert encode_path_value(raw) == encoded
+    assert unquote(encoded) == raw
+
+
+def test_unsafe_value_encoded_in_partition_and_custom_delim() -> None:
+    p = FieldPartitioner(["region"])
+    assert p.encode_partition(struct_record(region="../x"), 0) == "region=..%2Fx"
+    assert encode_path_value("us_east", "_") == "us%5Feast"
+
+
+def test_extractors() -> None:
+    rec = struct_record()
+    assert WallclockTimestampExtractor().extract(rec, 123) == 123
+    assert RecordTimestampExtractor().extract(rec, 0) == 1710052200000
+    with pytest.raises(PartitionError, match="Unable to determine timestamp"):
+        RecordTimestampExtractor().extract(map_record({}, timestamp=None), 0)
+    assert RecordFieldTimestampExtractor("created").extract(rec, 0) == 1710055800000
+    assert RecordFieldTimestampExtractor("created_ms").extract(rec, 0) == 1710055800000
+    assert RecordFieldTimestampExtractor("created_iso").extract(rec, 0) == 1710055800000
+
+
+def test_record_field_extractor_maps_and_errors() -> None:
+    ext = RecordFieldTimestampExtractor("meta.ts")
+    assert ext.extract(map_record({"meta": {"ts": 1710055800000}}), 0) == 1710055800000
+    assert ext.extract(map_record({"meta": {"ts": 1710055800000.9}}), 0) == 1710055800000
+    assert ext.extract(map_record({"meta": {"ts": "2024-03-10T07:30Z"}}), 0) == 1710055800000
+    with pytest.raises(PartitionError, match=r"record field: meta\.ts"):
+        ext.extract(map_record({"meta": {"ts": True}}), 0)
+    with pytest.raises(PartitionError, match=r"Cannot parse|Invalid format"):
+        ext.extract(map_record({"meta": {"ts": "2024-02-30"}}), 0)
+    with pytest.raises(PartitionError, match="record field: region"):
+        RecordFieldTimestampExtractor("region").extract(struct_record(region="x"), 0)
+    with pytest.raises(PartitionError, match="record field: price"):
+        RecordFieldTimestampExtractor("price").extract(struct_record(), 0)
+
+
+def hourly(zone: str) -> HourlyPartitioner:
+    return HourlyPartitioner("en", zone, RecordTimestampExtractor())
+
+
+def at(ts: int) -> SinkRecord:
+    return SinkRecord("t", 0, 0, ts, None, None)
+
+
+def test_hourly_utc() -> None:
+    p = hourly("UTC")
+    assert p.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert p.encode_partition(at(1710052200123), 0) == "year=2024/month=03/day=10/hour=06"
+    assert p.partitioned_path("t", "year=2024") == "t/year=2024"
+
+
+@pytest.mark.parametrize(
+    ("ts", "expected"),
+    [
+        (1710052200000, "year=2024/month=03/day=10/hour=01"),  # 06:30Z = 01:30 EST
+        (1710055800000, "year=2024/month=03/day=10/hour=03"),  # 07:30Z = 03:30 EDT
+        (1730611800000, "year=2024/month=11/day=03/hour=01"),  # 05:30Z = 01:30 EDT
+        (1730615400000, "year=2024/month=11/day=03/hour=01"),  # 06:30Z = 01:30 EST, same bucket
+        (1730619000000, "year=2024/month=11/day=03/hour=02"),  # 07:30Z = 02:30 EST
+    ],
+)
+def test_hourly_new_york_across_dst(ts: int, expected: str) -> None:
+    assert hourly("America/New_York").encode_partition(at(ts), 0) == expected
+
+
+def test_two_hour_buckets_in_the_spring_gap_move_forward() -> None:
+    p = TimeBasedPartitioner(
+        "'hour'=HH/", 7_200_000, "en", "America/New_York", RecordTimestampExtractor()
+    )
+    assert p.path_format == "'hour'=HH"
+    assert p.encode_partition(at(1710055800000), 0) == "hour=03"  # local 02:00 does not exist
+    assert p.encode_partition(at(1730615400000), 0) == "hour=00"
+
+
+@pytest.mark.parametrize(
+    ("zone", "ts", "expected"),
+    [
+        ("Europe/Berlin", 1711841400000, "year=2024/month=03/day=31"),
+        ("Europe/Berlin", 1711924200000, "year=2024/month=04/day=01"),
+        ("Europe/Berlin", 1729981800000, "year=2024/month=10/day=27"),
+        ("America/Santiago", 1725771600000, "year=2024/month=09/day=08"),  # midnight DST gap
+        ("UTC", -43200000, "year=1970/month=01/day=01"),  # Java division truncates toward 0
+    ],
+)
+def test_daily_buckets(zone: str, ts: int, expected: str) -> None:
+    p = DailyPartitioner("en", zone, RecordTimestampExtractor())
+    assert p.encode_partition(at(ts), 0) == expected
+
+
+def test_time_based_with_record_field_and_wallclock() -> None:
+    p = DailyPartitioner("en", "Europe/Berlin", RecordFieldTimestampExtractor("created_iso"))
+    assert p.encode_partition(struct_record(), 0) == "year=2024/month=03/day=10"
+    w = TimeBasedPartitioner(
+        "'minute'=mm", 900_000, "en", "Asia/Kolkata", WallclockTimestampExtractor()
+    )
+    assert w.encode_partition(struct_record(), 1710053400000) == "minute=15"
+
+
+def test_custom_delim_presets() -> None:
+    p = HourlyPartitioner("en", "UTC", RecordTimestampExtractor(), directory_delim="_")
+    assert p.encode_partition(at(1710052200000), 0) == "year=2024_month=03_day=10_hour=06"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"partition_duration_ms": 0}, "partition.duration.ms"),
+        ({"path_format": "/"}, "path.format"),
+        ({"path_format": "yyyy-q"}, "path.format.*Illegal pattern component: q"),
+        ({"locale": ""}, "locale"),
+        ({"timezone": ""}, "timezone"),
+        ({"timezone": "Mars/Olympus"}, "timezone"),
+    ],
+)
+def test_time_based_config_errors(kwargs: dict[str, Any], match: str) -> None:
+    args: dict[str, Any] = {
+        "path_format": "'year'=YYYY",
+        "partition_duration_ms": 3_600_000,
+        "locale": "en",
+        "timezone": "UTC",
+        "extractor": RecordTimestampExtractor(),
+    }
+    args.update(kwargs)
+    with pytest.raises(ConfigError, match=match):
+        TimeBasedPartitioner(**args)
+
+
+def test_missing_record_timestamp_is_a_partition_error() -> None:
+    with pytest.raises(PartitionError, match="offset=0"):
+        hourly("UTC").encode_partition(SinkRecord("t", 0, 0, None, None, None), 0)
