@@ -92,8 +92,9 @@ def _headers(cell: Any) -> tuple[tuple[str, bytes | None], ...]:
 class SinkProcessor(StatefulProcessor):
     """Writes the files of one Kafka topic-partition per grouping key."""
 
-    def __init__(self, config: SinkConfig) -> None:
+    def __init__(self, config: SinkConfig, *, timers: bool = False) -> None:
         self._config = config
+        self._timers = timers
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._handle = handle
@@ -127,6 +128,8 @@ class SinkProcessor(StatefulProcessor):
             if new:
                 self._pending.appendValue((encode_pending(new),))
         self._rotator.update((json.dumps(state.to_dict()),))
+        if not self._timers:
+            return
         for old in self._handle.listTimers():
             self._handle.deleteTimer(old)
         due = writer.rotator.next_timer_ms()
@@ -276,14 +279,19 @@ def start_sink(
 
     spark = spark or get_spark("s3connect-sink")
     summary = SinkSummary()
+    available_now = bool(once or (once is None and config.trigger == "availableNow"))
+    # Processing-time timers close idle files on schedule; a query with them runs a batch on
+    # every trigger even without data, so an availableNow run would never end: it gets none
+    # and commits due files when records arrive, as Confluent does.
+    timers = config.rotate_schedule_interval_ms > 0 and not available_now
     committed = (
         kafka_source(spark, config)
         .groupBy("topic", "partition")
         .transformWithStateInPandas(
-            statefulProcessor=SinkProcessor(config),
+            statefulProcessor=SinkProcessor(config, timers=timers),
             outputStructType=COMMIT_SCHEMA,
             outputMode="Append",
-            timeMode="ProcessingTime",
+            timeMode="ProcessingTime" if timers else "None",
         )
     )
     writer = (
@@ -291,7 +299,7 @@ def start_sink(
         .option("checkpointLocation", config.checkpoint_location)
         .foreachBatch(_commit_log_writer(config, summary, log))
     )
-    if once or (once is None and config.trigger == "availableNow"):
+    if available_now:
         writer = writer.trigger(availableNow=True)
     else:
         writer = writer.trigger(processingTime=f"{config.trigger_interval_ms} milliseconds")

@@ -9,6 +9,7 @@ extension and catalog, and the RocksDB state store. Nothing is resolved or downl
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +57,8 @@ def get_spark(
     if active is not None:
         return active
     cores = os.cpu_count() or 2
+    # Python workers must import s3connect: run them with this interpreter (the project venv).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = (
         SparkSession.builder.master(os.environ.get("S3CONNECT_SPARK_MASTER", f"local[{cores}]"))
         .appName(app_name)
