@@ -1,0 +1,100 @@
+"""What the notebooks do, so that they stay thin: declare widgets, build the config, run, show.
+
+Widget names are the connector's own keys (``flush.size``, ``format.class``, ...). A non-empty
+widget overrides the same key of the whole-config widget ``connector.config`` (JSON, or locally
+also a path to a ``.json``/``.properties`` file); an empty one leaves the config's value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from s3connect.config import SinkConfig, load_config_file, parse_config_text
+from s3connect.widgets import Widgets
+
+__all__ = [
+    "SINK_WIDGETS",
+    "declare_sink_widgets",
+    "show_effective_config",
+    "show_sink_result",
+    "sink_config_from_widgets",
+]
+
+# (name, default, choices or None, label)
+SINK_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
+    ("connector.config", "{}", None, "Whole connector config (JSON)"),
+    ("topics", "", None, "Topics (comma-separated)"),
+    ("kafka.bootstrap.servers", "", None, "Kafka bootstrap servers"),
+    ("s3.bucket.name", "", None, "S3 bucket"),
+    ("store.url", "", None, "S3 endpoint URL (blank for AWS; file:// for a local folder)"),
+    ("format.class", "json", ("json", "avro", "parquet", "bytearray"), "Format"),
+    (
+        "partitioner.class",
+        "default",
+        ("default", "field", "time", "daily", "hourly"),
+        "Partitioner",
+    ),
+    ("partition.field.name", "", None, "Partition field(s)"),
+    ("path.format", "", None, "path.format (time-based)"),
+    ("timezone", "", None, "Time zone"),
+    ("flush.size", "1000", None, "flush.size"),
+    ("rotate.interval.ms", "", None, "rotate.interval.ms"),
+    ("s3.compression.type", "none", ("none", "gzip"), "Compression (JSON, ByteArray)"),
+    ("checkpoint.location", "", None, "Checkpoint location"),
+    ("trigger", "availableNow", None, "Trigger: availableNow or an interval (e.g. 30 seconds)"),
+    ("commit.log.table", "", None, "Commit log Delta table (name or path)"),
+)
+
+
+def declare_sink_widgets(widgets: Widgets) -> None:
+    """Declare the sink notebook's widgets."""
+    for name, default, choices, label in SINK_WIDGETS:
+        if choices is None:
+            widgets.text(name, default, label)
+        else:
+            widgets.dropdown(name, default, list(choices), label)
+
+
+def _whole_config(text: str) -> dict[str, str]:
+    text = text.strip()
+    if not text:
+        return {}
+    if not text.startswith("{") and Path(text).is_file():
+        return load_config_file(text)
+    return parse_config_text(text, "json")
+
+
+def sink_config_from_widgets(widgets: Widgets) -> SinkConfig:
+    """The effective sink config: the whole-config widget, overridden by non-empty widgets."""
+    base = _whole_config(widgets.get("connector.config"))
+    overrides = {
+        name: widgets.get(name)
+        for name, _default, _choices, _label in SINK_WIDGETS
+        if name != "connector.config" and widgets.get(name).strip()
+    }
+    return SinkConfig.from_mapping(base, overrides=overrides)
+
+
+def show_effective_config(config: SinkConfig, show: Callable[[str], None] = print) -> None:
+    """Print the effective config, secrets masked."""
+    show(json.dumps(config.describe(masked=True), indent=2, sort_keys=True))
+
+
+def show_sink_result(
+    spark: Any, config: SinkConfig, summary: Any, display: Callable[[Any], None] | None = None
+) -> None:
+    """Show the latest rows of the commit log (the run already printed its summary table)."""
+    if not config.commit_log_table:
+        return
+    from s3connect.commit_log import is_table_path
+
+    table = config.commit_log_table
+    source = f"delta.`{table}`" if is_table_path(table) else table
+    latest = spark.sql(f"SELECT * FROM {source} ORDER BY committed_at DESC, object_key LIMIT 20")
+    if display is not None:
+        display(latest)
+    else:
+        latest.show(truncate=False)
