@@ -584,6 +584,8 @@ class JsonConverter:
         self.is_key = is_key
         self.decimal_format = fmt
         self.replace_null_with_default = replace_null_with_default
+        self._cache: dict[str, ConnectSchema | None] = {}
+        self._cache_size = 1000
 
     def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
         """Decode JSON bytes; null bytes (a tombstone) give ``(None, None)``."""
@@ -594,8 +596,20 @@ class JsonConverter:
             return _schemaless(node), None
         if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
             raise ValueError(_ENVELOPE_ERROR)
-        schema = parse_json_schema(node["schema"])
+        schema = self._schema(node["schema"])
         return _json_to_connect(schema, node["payload"], self.replace_null_with_default), schema
+
+    def _schema(self, node: Any) -> ConnectSchema | None:
+        """Parse an envelope schema through a bounded cache (as Kafka's ``schemas.cache.size``),
+        so records sharing a schema share one parsed (identical) schema object."""
+        key = repr(node)
+        schema = self._cache.get(key)
+        if schema is None and key not in self._cache:
+            schema = parse_json_schema(node)
+            if len(self._cache) >= self._cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = schema
+        return schema
 
     def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:
         """Encode a Connect value as JSON bytes (``None`` for a schemaless null, as Kafka)."""

@@ -122,15 +122,32 @@ def build_storage(config: SinkConfig) -> Storage:
     )
 
 
+class _SchemaKeys:
+    """Stable identities of value schemas (None when schemaless).
+
+    Converters hand out one object per distinct schema, so the fingerprint of the last schema
+    seen is reused while records keep the same schema object.
+    """
+
+    def __init__(self) -> None:
+        self._last: ConnectSchema | None = None
+        self._last_key: str | None = None
+
+    def __call__(self, record: SinkRecord) -> SchemaKey:
+        schema = record.value_schema
+        if schema is None:
+            return None
+        if schema is not self._last:
+            self._last = schema
+            self._last_key = hashlib.sha256(repr(schema).encode()).hexdigest()[:32]
+        return self._last_key
+
+
 def schema_key(record: SinkRecord) -> SchemaKey:
     """A stable identity of the record's value schema (None when schemaless)."""
     if record.value_schema is None:
         return None
-    return _schema_fingerprint(record.value_schema)
-
-
-def _schema_fingerprint(schema: ConnectSchema) -> str:
-    return hashlib.sha256(repr(schema).encode()).hexdigest()[:32]
+    return hashlib.sha256(repr(record.value_schema).encode()).hexdigest()[:32]
 
 
 def build_writer_context(config: SinkConfig) -> WriterContext:
@@ -190,7 +207,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
         convert=convert,
         encode_partition=partitioner.encode_partition,
         extract_timestamp=extractor.extract if extractor is not None else None,
-        schema_key=schema_key,
+        schema_key=_SchemaKeys(),
         format=build_format(config),
         object_key=key_for,
         storage=build_storage(config),

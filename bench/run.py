@@ -1,0 +1,251 @@
+"""Sink benchmark: s3connect vs Spark's built-in file sink vs a plain Kafka read (the ceiling).
+
+    python bench/run.py [--records 1000000] [--partitions 6] [--record-bytes 1024]
+
+Produces the records once into a topic (JSON with a Connect schema envelope, ~record-bytes each),
+then runs each variant in its own process on the same topic, measuring the query's wall time
+(start to end, SparkSession start-up excluded) and the peak resident memory of the process tree
+(JVM + Python workers), sampled every 0.2 s. Variants:
+
+- ``s3connect``: our sink, Avro snappy, Default partitioner, flush.size 10000, to a local folder.
+- ``spark-avro``: ``readStream kafka -> writeStream avro`` (snappy) to a local folder.
+- ``noop``: ``readStream kafka -> writeStream noop``.
+
+Results are printed as a table and written to ``bench/results/sink-<partitions>p.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
+VARIANTS = ("noop", "spark-avro", "s3connect")
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in KiB."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ppid = int(fields[1])
+            with open(f"/proc/{entry}/status") as f:
+                kb = next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
+        except (FileNotFoundError, ProcessLookupError, StopIteration, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+        rss[int(entry)] = kb
+    total, stack = 0, [pid]
+    while stack:
+        p = stack.pop()
+        total += rss.get(p, 0)
+        stack += children.get(p, [])
+    return total
+
+
+def _payload(i: int, record_bytes: int) -> bytes:
+    schema = {
+        "type": "struct",
+        "name": "bench.Event",
+        "optional": False,
+        "fields": [
+            {"field": "id", "type": "int64", "optional": False},
+            {"field": "user", "type": "string", "optional": False},
+            {"field": "amount", "type": "double", "optional": False},
+            {"field": "tags", "type": "array", "items": {"type": "string"}, "optional": False},
+            {"field": "body", "type": "string", "optional": False},
+        ],
+    }
+    value = {
+        "id": i,
+        "user": f"user-{i % 1000}",
+        "amount": i * 0.25,
+        "tags": ["a", "b", f"t{i % 10}"],
+        "body": "",
+    }
+    base = len(json.dumps({"schema": schema, "payload": value}, separators=(",", ":")))
+    value["body"] = ("lorem ipsum dolor sit amet " * 64)[: max(0, record_bytes - base)]
+    return json.dumps({"schema": schema, "payload": value}, separators=(",", ":")).encode()
+
+
+def ensure_topic(records: int, partitions: int, record_bytes: int) -> str:
+    """The benchmark topic, produced once (reused when it already holds ``records``)."""
+    from confluent_kafka import Consumer, Producer, TopicPartition
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    topic = f"bench-{records}-{partitions}p-{record_bytes}b"
+    admin = AdminClient({"bootstrap.servers": KAFKA})
+    if topic in admin.list_topics(timeout=10).topics:
+        consumer = Consumer({"bootstrap.servers": KAFKA, "group.id": "bench-check"})
+        total = sum(
+            consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1]
+            for p in range(partitions)
+        )
+        consumer.close()
+        if total == records:
+            return topic
+        admin.delete_topics([topic])[topic].result()
+        time.sleep(2)
+    admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result()
+    producer = Producer(
+        {"bootstrap.servers": KAFKA, "linger.ms": 20, "batch.size": 1_000_000,
+         "compression.type": "lz4", "queue.buffering.max.messages": 500_000}
+    )  # fmt: skip
+    started = time.monotonic()
+    for i in range(records):
+        while True:
+            try:
+                producer.produce(topic, value=_payload(i, record_bytes), partition=i % partitions)
+                break
+            except BufferError:
+                producer.poll(0.1)
+        if i % 10_000 == 0:
+            producer.poll(0)
+    producer.flush(120)
+    print(f"produced {records} records to {topic} in {time.monotonic() - started:.1f}s")
+    return topic
+
+
+def run_variant(variant: str, topic: str, out: Path, max_offsets: int) -> None:
+    """Run one variant to completion in this process (called in a child process)."""
+    os.environ.setdefault("S3CONNECT_DRIVER_MEMORY", "4g")
+    from s3connect.spark import get_spark
+
+    spark = get_spark(f"bench-{variant}")
+    spark.sparkContext.setLogLevel("ERROR")
+    started = time.monotonic()
+    try:
+        _run_query(spark, variant, topic, out, max_offsets)
+    finally:
+        print(f"QUERY_SECONDS {time.monotonic() - started:.3f}", flush=True)
+
+
+def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int) -> None:
+    checkpoint = str(out / "checkpoint")
+    if variant == "s3connect":
+        from s3connect.config import SinkConfig
+        from s3connect.sink import run_sink
+
+        config = SinkConfig.from_mapping(
+            {
+                "name": "bench",
+                "topics": topic,
+                "kafka.bootstrap.servers": KAFKA,
+                "checkpoint.location": checkpoint,
+                "max.offsets.per.trigger": str(max_offsets),
+                "s3.bucket.name": "bench",
+                "store.url": f"file://{out / 'data'}",
+                "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
+                "avro.codec": "snappy",
+                "flush.size": "10000",
+                "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+                "value.converter.schemas.enable": "true",
+            }
+        )
+        run_sink(config, spark, once=True, log=lambda line: None)
+        return
+    df = (
+        spark.readStream.option("kafka.bootstrap.servers", KAFKA)
+        .format("kafka")
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .option("maxOffsetsPerTrigger", str(max_offsets))
+        .load()
+    )
+    writer = df.writeStream.option("checkpointLocation", checkpoint).trigger(availableNow=True)
+    if variant == "spark-avro":
+        writer = (
+            writer.format("avro").option("compression", "snappy").option("path", str(out / "data"))
+        )
+    else:
+        writer = writer.format("noop")
+    writer.start().awaitTermination()
+
+
+def measure(variant: str, topic: str, max_offsets: int) -> dict[str, float]:
+    """Run a variant in a child process; wall time and peak RSS of its process tree."""
+    out = Path(tempfile.mkdtemp(prefix=f"bench-{variant}-"))
+    cmd = [sys.executable, __file__, "--child", variant, "--topic", topic,
+           "--out", str(out), "--max-offsets", str(max_offsets)]  # fmt: skip
+    started = time.monotonic()
+    log = out / "child.log"
+    with log.open("w") as sink:
+        child = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT)
+        peak = 0
+        while child.poll() is None:
+            peak = max(peak, _tree_rss_kb(child.pid))
+            time.sleep(0.2)
+    process_seconds = time.monotonic() - started
+    text = log.read_text(errors="replace")
+    if child.returncode != 0:
+        raise SystemExit(f"{variant} failed:\n{text[-5000:]}")
+    query = [line.split()[1] for line in text.splitlines() if line.startswith("QUERY_SECONDS")]
+    data = out / "data"
+    size = sum(p.stat().st_size for p in data.rglob("*") if p.is_file()) if data.exists() else 0
+    shutil.rmtree(out, ignore_errors=True)
+    return {
+        "seconds": float(query[-1]),
+        "process_seconds": process_seconds,
+        "peak_rss_mb": peak / 1024,
+        "output_bytes": size,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--partitions", type=int, default=6)
+    parser.add_argument("--record-bytes", type=int, default=1024)
+    parser.add_argument("--max-offsets", type=int, default=200_000)
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--child", choices=VARIANTS)
+    parser.add_argument("--topic")
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    if args.child:
+        run_variant(args.child, args.topic, Path(args.out), args.max_offsets)
+        return 0
+
+    topic = ensure_topic(args.records, args.partitions, args.record_bytes)
+    input_mb = args.records * args.record_bytes / 1e6
+    results = {}
+    for variant in args.variants.split(","):
+        r = measure(variant, topic, args.max_offsets)
+        r["records_per_s"] = args.records / r["seconds"]
+        r["mb_per_s"] = input_mb / r["seconds"]
+        results[variant] = r
+        print(
+            f"{variant:<11} {r['seconds']:8.1f} s {r['records_per_s']:10.0f} rec/s "
+            f"{r['mb_per_s']:7.1f} MB/s  peak RSS {r['peak_rss_mb']:7.0f} MB  "
+            f"output {r['output_bytes'] / 1e6:8.1f} MB",
+            flush=True,
+        )
+    if "s3connect" in results:
+        for base in ("spark-avro", "noop"):
+            if base in results:
+                ratio = results["s3connect"]["records_per_s"] / results[base]["records_per_s"]
+                print(f"s3connect / {base}: {ratio:.2f}x")
+    dest = ROOT / "bench" / "results"
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / f"sink-{args.partitions}p.json").write_text(
+        json.dumps({"args": vars(args), "results": results}, indent=2)
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
