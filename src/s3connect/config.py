@@ -111,7 +111,7 @@ _CLOUD_ONLY_KEYS = frozenset(
     }
 )
 _AVRO_CODECS = ("null", "deflate", "snappy", "bzip2")
-_PARQUET_CODECS = ("none", "snappy", "gzip", "zstd", "lz4", "lz4_raw", "brotli")
+_PARQUET_CODECS = ("none", "snappy", "gzip", "zstd", "lz4", "brotli")
 
 # Confluent keys accepted but without effect here (Kafka Connect runtime / AWS SDK tuning).
 _NO_EFFECT_KEYS = frozenset(
@@ -931,10 +931,15 @@ def _read_format(r: _Reader, kw: dict[str, Any]) -> None:
         r.missing("format.class", "one of avro, json, parquet, bytearray or a Confluent class")
     kw["format"] = fmt or "json"
     kw["avro_codec"] = r.choice("avro.codec", "null", _AVRO_CODECS)
-    kw["parquet_codec"] = r.choice("parquet.codec", "snappy", (*_PARQUET_CODECS, "lzo"))
-    if kw["parquet_codec"] == "lzo":
+    kw["parquet_codec"] = r.choice("parquet.codec", "snappy", (*_PARQUET_CODECS, "lzo", "lz4_raw"))
+    if kw["parquet_codec"] in ("lzo", "lz4_raw"):
         allowed = ", ".join(_PARQUET_CODECS)
-        r.later("parquet.codec", "lzo", f"there is no LZO Parquet writer; use one of {allowed}")
+        name = {"lzo": "LZO", "lz4_raw": "LZ4_RAW"}[kw["parquet_codec"]]
+        r.later(
+            "parquet.codec",
+            kw["parquet_codec"],
+            f"there is no {name} Parquet writer; use one of {allowed}",
+        )
     kw["s3_compression_type"] = r.choice("s3.compression.type", "none", ("none", "gzip"))
     codec = r.get("compression.codec")
     if codec is not None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 __all__ = [
     "ConfigError",
     "ConversionError",
+    "DestinationError",
     "PartitionError",
     "RecordError",
     "S3ConnectError",
+    "SourceObjectError",
     "StorageError",
 ]
 
@@ -40,3 +42,17 @@ class PartitionError(RecordError):
 
 class StorageError(S3ConnectError):
     """Writing to or reading from the object store failed after its retries."""
+
+
+class SourceObjectError(S3ConnectError):
+    """The S3 source met an object it must not skip (badly named, unreadable, or a ByteArray
+    object whose records contain the separator) with ``behavior.on.error=fail``; names the key."""
+
+    def __init__(self, message: str, *, key: str) -> None:
+        super().__init__(f"{message} (object {key!r})")
+        self.key = key
+
+
+class DestinationError(S3ConnectError):
+    """A destination topic of the S3 source is missing (and may not be created) or has fewer
+    partitions than a source partition number; raised before anything is published to it."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+from pyspark.errors import StreamingQueryException
 from pyspark.sql.streaming.stateful_processor import (
     ExpiredTimerInfo,
     StatefulProcessor,
@@ -320,7 +322,10 @@ def run_sink(
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     try:
         while query.isActive and (deadline is None or time.monotonic() < deadline):
-            query.awaitTermination(1)
+            try:
+                query.awaitTermination(1)
+            except StreamingQueryException:
+                break  # reported below from query.exception()
             seen = _show_progress(query, seen, log)
         _show_progress(query, seen, log)
     finally:
@@ -328,10 +333,18 @@ def run_sink(
             query.stop()
     exc = query.exception()
     if exc is not None:
-        raise RuntimeError(f"the sink query failed: {exc}") from None
+        raise RuntimeError(f"the sink query failed: {_failure_text(exc)}") from None
     log(run.summary.render())
     sys.stdout.flush()
     return run.summary
+
+
+def _failure_text(exc: Any) -> str:
+    """The query's error, led by the s3connect error line (which names topic, partition and
+    offset) when a record failed inside a Python worker."""
+    text = str(exc)
+    ours = re.search(r"^s3connect\.errors\.\w+: .*$", text, re.MULTILINE)
+    return f"{ours.group(0)}\n{text}" if ours else text
 
 
 def _show_progress(query: StreamingQuery, seen: int, log: Callable[[str], None]) -> int:

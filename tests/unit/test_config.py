@@ -560,6 +560,7 @@ def test_unknown_keys_listed() -> None:
         ("value.converter", "io.confluent.connect.avro.AvroConverter"),
         ("key.converter", "io.confluent.connect.protobuf.ProtobufConverter"),
         ("parquet.codec", "lzo"),
+        ("parquet.codec", "lz4_raw"),
     ],
 )
 def test_later_features_not_supported_yet(key: str, value: str) -> None:

@@ -16,8 +16,8 @@ from s3connect.schema import ConnectSchema
 __all__ = ["PARQUET_CODECS", "ParquetFormat"]
 
 # parquet.codec -> (pyarrow compression, CompressionCodecName.getExtension()).
-# "lz4": pyarrow's LZ4 (Arrow writes LZ4_RAW framing), not parquet-mr's Hadoop-framed LZ4;
-# readers accept both.
+# "lz4": Arrow writes the LZ4 codec with Hadoop framing, which parquet-mr reads. There is no
+# "lz4_raw": pyarrow cannot write the LZ4_RAW codec, and a file named .lz4raw must hold it.
 PARQUET_CODECS: dict[str, tuple[str, str]] = {
     "none": ("none", ""),
     "uncompressed": ("none", ""),
@@ -25,7 +25,6 @@ PARQUET_CODECS: dict[str, tuple[str, str]] = {
     "gzip": ("gzip", ".gz"),
     "brotli": ("brotli", ".br"),
     "lz4": ("lz4", ".lz4hadoop"),
-    "lz4_raw": ("lz4", ".lz4raw"),
     "zstd": ("zstd", ".zstd"),
 }
 _PAGE_SIZE = 64 * 1024  # ParquetRecordWriterProvider.PAGE_SIZE
@@ -40,8 +39,8 @@ class ParquetFormat:
     the ``parquet.avro.schema`` footer key as parquet-avro does.
 
     Args:
-        codec: ``parquet.codec``: ``snappy`` (default), ``none``, ``gzip``, ``zstd``, ``lz4``,
-            ``lz4_raw`` or ``brotli``.
+        codec: ``parquet.codec``: ``snappy`` (default), ``none``, ``gzip``, ``zstd``, ``lz4`` or
+            ``brotli``.
         batch_size: records per Arrow batch (one row group each).
     """
 

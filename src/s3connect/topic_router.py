@@ -1,0 +1,121 @@
+"""Kafka Connect's ``RegexRouter`` (``org.apache.kafka.connect.transforms.RegexRouter``) in Python.
+
+The S3 source renames topics with it so that it never writes back into a topic the sink reads::
+
+    transforms=AddPrefix
+    transforms.AddPrefix.type=org.apache.kafka.connect.transforms.RegexRouter
+    transforms.AddPrefix.regex=.*
+    transforms.AddPrefix.replacement=copy_of_$0
+
+As Kafka does: when ``regex`` matches the *whole* topic (``Matcher.matches``) the topic becomes
+``replacement`` with Java's ``$n`` / ``${name}`` group references and ``\\`` escapes
+(``Matcher.replaceFirst``); otherwise the topic is left unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["REGEX_ROUTER", "RegexRoute", "compile_java_regex", "parse_java_replacement"]
+
+REGEX_ROUTER = "org.apache.kafka.connect.transforms.RegexRouter"
+
+# A literal piece of the replacement, or a group reference (int index or str name).
+_Piece = tuple[str, str | int]
+
+
+def compile_java_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a Java regex; Java's named groups ``(?<name>...)`` become Python's.
+
+    Raises:
+        ValueError: the pattern is not valid.
+    """
+    python = re.sub(r"(?<!\\)\(\?<(?=[A-Za-z])", "(?P<", pattern)
+    try:
+        return re.compile(python)
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression ({exc})") from None
+
+
+def parse_java_replacement(replacement: str, regex: re.Pattern[str]) -> tuple[_Piece, ...]:
+    """Split a ``Matcher.replaceFirst`` replacement into literal text and group references.
+
+    ``$n`` takes as many digits as still name an existing group (Java's rule); ``${name}``
+    names a group; ``\\x`` is the literal ``x``.
+
+    Raises:
+        ValueError: a dangling ``\\`` or ``$``, or a reference to a group the regex lacks.
+    """
+    pieces: list[_Piece] = []
+    text: list[str] = []
+    i, n = 0, len(replacement)
+
+    def flush() -> None:
+        if text:
+            pieces.append(("text", "".join(text)))
+            text.clear()
+
+    while i < n:
+        c = replacement[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise ValueError("character to be escaped is missing")
+            text.append(replacement[i + 1])
+            i += 2
+        elif c == "$":
+            i += 1
+            if i >= n:
+                raise ValueError("illegal group reference: group index is missing")
+            if replacement[i] == "{":
+                end = replacement.find("}", i)
+                name = replacement[i + 1 : end] if end > 0 else ""
+                if not name or name not in regex.groupindex:
+                    raise ValueError(f"no group with name {{{name}}}")
+                flush()
+                pieces.append(("group", name))
+                i = end + 1
+            elif replacement[i].isdigit():
+                group = int(replacement[i])
+                if group > regex.groups:
+                    raise ValueError(f"no group {group}")
+                i += 1
+                while i < n and replacement[i].isdigit():
+                    longer = group * 10 + int(replacement[i])
+                    if longer > regex.groups:
+                        break
+                    group, i = longer, i + 1
+                flush()
+                pieces.append(("group", group))
+            else:
+                raise ValueError("illegal group reference")
+        else:
+            text.append(c)
+            i += 1
+    flush()
+    return tuple(pieces)
+
+
+@dataclass(frozen=True, slots=True)
+class RegexRoute:
+    """One RegexRouter transform: ``regex`` and ``replacement`` as the user wrote them."""
+
+    regex: str
+    replacement: str
+
+    def __post_init__(self) -> None:
+        parse_java_replacement(self.replacement, compile_java_regex(self.regex))
+
+    def apply(self, topic: str) -> str:
+        """The renamed topic, or ``topic`` itself when the regex does not match all of it."""
+        pattern = compile_java_regex(self.regex)
+        m = pattern.fullmatch(topic)
+        if m is None:
+            return topic
+        out = []
+        for kind, value in parse_java_replacement(self.replacement, pattern):
+            if kind == "text":
+                out.append(str(value))
+            else:
+                out.append(m.group(value) or "")
+        return "".join(out)
