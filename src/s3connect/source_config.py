@@ -149,6 +149,10 @@ class SourceConfig:
         if not isinstance(self.kafka_options, MappingProxyType):
             object.__setattr__(self, "kafka_options", MappingProxyType(dict(self.kafka_options)))
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, str]]]:
+        # Pickled (to Spark's Python workers) as its effective config, validated again there.
+        return (SourceConfig.from_mapping, (self.describe(masked=False),))
+
     @classmethod
     def from_mapping(
         cls,

@@ -146,9 +146,7 @@ def wait_for_keys(s3: Any, bucket: str, count: int, timeout: float) -> tuple[lis
     """Poll until the bucket holds at least ``count`` objects; returns keys and seconds waited."""
     start = time.monotonic()
     while True:
-        keys = sorted(
-            o["Key"] for o in s3.list_objects_v2(Bucket=bucket).get("Contents", [])
-        )
+        keys = sorted(o["Key"] for o in s3.list_objects_v2(Bucket=bucket).get("Contents", []))
         waited = time.monotonic() - start
         if len(keys) >= count or waited > timeout:
             return keys, waited

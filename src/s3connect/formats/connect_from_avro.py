@@ -33,6 +33,7 @@ _PRIMITIVES = {
     "enum": Type.STRING,
     "fixed": Type.BYTES,
 }
+_PRECISION_DEFAULT = 64  # AvroData leaves connect.decimal.precision out at this value
 _LOGICAL = {"date": DATE, "time-millis": TIME, "timestamp-millis": TIMESTAMP}
 _DEFAULT_NAME = re.compile(re.escape(NAMESPACE) + r"\.(ConnectDefault\d*|MapEntry)")
 
@@ -96,7 +97,7 @@ def _typed(
     logical = node.get("logicalType")
     if kind == "bytes" and logical == "decimal":
         params = {"scale": str(node.get("scale", 0))}
-        if "precision" in node:
+        if "precision" in node and int(node["precision"]) != _PRECISION_DEFAULT:
             params["connect.decimal.precision"] = str(node["precision"])
         return ConnectSchema(Type.BYTES, name=DECIMAL, parameters=params)
     if kind in ("int", "long") and logical in _LOGICAL:

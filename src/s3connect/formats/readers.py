@@ -57,7 +57,7 @@ def _read_long(fo: Any) -> int:
         b = fo.read(1)[0]
         n |= (b & 0x7F) << shift
         if not b & 0x80:
-            return (n >> 1) ^ -(n & 1)
+            return int((n >> 1) ^ -(n & 1))
         shift += 7
 
 

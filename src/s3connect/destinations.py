@@ -1,0 +1,83 @@
+"""Destination topic checks of the S3 source, done on the driver before anything is published.
+
+Each destination topic must have at least as many partitions as the highest source partition
+number + 1 (records keep their partition number). A missing topic is created with exactly that
+many partitions unless ``topic.creation.enable=false``; a topic with fewer partitions fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from confluent_kafka import KafkaException
+from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+
+from s3connect.errors import DestinationError
+from s3connect.source_config import SourceConfig
+
+__all__ = ["ensure_destinations"]
+
+_TIMEOUT_S = 30.0
+# Admin-client settings among the producer properties (security, client id); the rest are
+# producer-only and librdkafka's admin client would warn about them.
+_ADMIN_PREFIXES = ("security.", "sasl.", "ssl.", "client.", "socket.", "request.timeout")
+
+
+def _admin(config: SourceConfig) -> AdminClient:
+    props: dict[str, str | int | float | bool] = {
+        "bootstrap.servers": config.kafka_bootstrap_servers
+    }
+    props.update({k: v for k, v in config.kafka_options.items() if k.startswith(_ADMIN_PREFIXES)})
+    return AdminClient(props)
+
+
+def ensure_destinations(
+    config: SourceConfig, needed: Mapping[str, tuple[str, int]]
+) -> dict[str, int]:
+    """Check (and create) destination topics; returns each one's partition count.
+
+    Args:
+        config: the source config (bootstrap servers, security, topic creation keys).
+        needed: destination topic -> (source topic, partitions needed = max partition + 1).
+
+    Raises:
+        DestinationError: a missing topic with creation disabled, a topic with too few
+            partitions (naming both counts), or a failed creation.
+    """
+    if not needed:
+        return {}
+    admin = _admin(config)
+    try:
+        metadata = admin.list_topics(timeout=_TIMEOUT_S)
+    except KafkaException as exc:
+        raise DestinationError(f"cannot list Kafka topics: {exc}") from None
+    counts: dict[str, int] = {}
+    missing: list[str] = []
+    for dest, (source, partitions) in sorted(needed.items()):
+        topic = metadata.topics.get(dest)
+        if topic is None or topic.error is not None:
+            missing.append(dest)
+            continue
+        have = len(topic.partitions)
+        if have < partitions:
+            raise DestinationError(
+                f"destination topic {dest!r} has {have} partitions but source topic "
+                f"{source!r} has partition {partitions - 1} (needs {partitions}): add partitions "
+                "to the destination topic or route the records elsewhere"
+            )
+        counts[dest] = have
+    if missing and not config.topic_creation_enable:
+        names = ", ".join(f"{d} ({needed[d][1]} partitions)" for d in missing)
+        raise DestinationError(
+            f"destination topics missing and topic.creation.enable=false: create {names}"
+        )
+    if missing:
+        new = [NewTopic(d, needed[d][1], config.topic_replication_factor) for d in missing]
+        for dest, future in admin.create_topics(new, request_timeout=_TIMEOUT_S).items():
+            try:
+                future.result(timeout=_TIMEOUT_S)
+            except KafkaException as exc:
+                if "TOPIC_ALREADY_EXISTS" not in str(exc):
+                    raise DestinationError(f"cannot create topic {dest!r}: {exc}") from None
+            counts[dest] = needed[dest][1]
+    return counts

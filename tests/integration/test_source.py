@@ -1,0 +1,305 @@
+"""The S3 source against the real stack: produce -> sink -> source -> consume ``copy_of_<topic>``.
+
+Every round trip asserts that the records of the committed objects come back byte-identical, in
+the same partition and in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from confluent_kafka import Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from s3connect.converters import JsonConverter, parse_json_schema
+from s3connect.errors import DestinationError, SourceObjectError
+from s3connect.source import SourceSummary, run_source, start_source
+from s3connect.source_config import SourceConfig
+from tests.integration.sinkhelp import USER_SCHEMA, produce, run, sink_keys, user
+
+Consume = Callable[..., list[Any]]
+
+
+def source_keys(sink: Mapping[str, str], tmp: Path, **keys: Any) -> dict[str, str]:
+    """The sink's config turned into a source config: same keys, its own checkpoint."""
+    config = dict(sink)
+    config.pop("topics")
+    config["checkpoint.location"] = str(tmp / "source-checkpoint")
+    config["name"] = "source-" + config["name"]
+    for key, value in keys.items():
+        config[key.replace("_", ".") if "." not in key else key] = str(value)
+    return config
+
+
+def run_src(spark: Any, keys: Mapping[str, str]) -> SourceSummary:
+    """Run the source once (availableNow), quietly."""
+    return run_source(SourceConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
+
+
+def by_partition(messages: Iterable[Any]) -> dict[int, list[bytes | None]]:
+    """Consumed messages -> {partition: values in consumed (= offset) order}."""
+    out: dict[int, list[bytes | None]] = {}
+    for m in messages:
+        out.setdefault(m.partition(), []).append(m.value())
+    return out
+
+
+def compact(rows: Iterable[Any]) -> list[bytes]:
+    """JSON values in the compact form Kafka's JsonConverter writes."""
+    return [json.dumps(r, separators=(",", ":")).encode() for r in rows]
+
+
+def test_json_round_trip_two_partitions(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+) -> None:
+    topic = make_topic("src-json", partitions=2)
+    values = {p: compact({"id": i, "p": p, "x": i * 0.5} for i in range(7)) for p in (0, 1)}
+    for p, vals in values.items():
+        produce(producer, topic, vals, partition=p)
+    sink = sink_keys(topic, bucket, tmp_path)
+    run(spark, sink)
+    keys = source_keys(sink, tmp_path)
+    summary = run_src(spark, keys)
+    dest = f"copy_of_{topic}"
+    try:
+        # flush.size=3: records 0..5 of each partition are in committed objects.
+        got = by_partition(consume(dest, 12))
+        assert got == {p: vals[:6] for p, vals in values.items()}
+        assert summary.records == {(dest, 0): 6, (dest, 1): 6}
+        assert summary.total == 12
+    finally:
+        kafka_admin.delete_topics([dest])
+
+
+def connect_json(values: Iterable[Any]) -> list[bytes]:
+    """Envelopes as Kafka's JsonConverter (schemas.enable=true) writes them: compact."""
+    schema = parse_json_schema(USER_SCHEMA)
+    converter = JsonConverter(schemas_enable=True)
+    out = [converter.from_connect("t", schema, v) for v in values]
+    return [v for v in out if v is not None]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "codec"),
+    [
+        ("avro", {"avro.codec": "snappy"}),
+        ("avro", {"avro.codec": "deflate"}),
+        ("parquet", {"parquet.codec": "zstd"}),
+        ("parquet", {"parquet.codec": "gzip"}),
+    ],
+)
+def test_schema_formats_round_trip(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+    fmt: str,
+    codec: dict[str, str],
+) -> None:
+    topic = make_topic(f"src-{fmt}")
+    values = connect_json(user(i) for i in range(8))
+    produce(producer, topic, values)
+    sink = sink_keys(
+        topic,
+        bucket,
+        tmp_path,
+        **{"format.class": fmt, "value.converter.schemas.enable": "true"},
+        **codec,
+    )
+    run(spark, sink)
+    summary = run_src(spark, source_keys(sink, tmp_path))
+    dest = f"copy_of_{topic}"
+    try:
+        assert by_partition(consume(dest, 6)) == {0: values[:6]}
+        assert summary.total == 6
+    finally:
+        kafka_admin.delete_topics([dest])
+
+
+def test_bytearray_gzip_round_trip_with_regex_router(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+) -> None:
+    topic = make_topic("src-bytes")
+    values = [bytes([i, 0, 255 - i]) * (i + 1) for i in range(9)]
+    produce(producer, topic, values)
+    sink = sink_keys(
+        topic,
+        bucket,
+        tmp_path,
+        **{
+            "format.class": "bytearray",
+            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "s3.compression.type": "gzip",
+        },
+    )
+    run(spark, sink)
+    keys = source_keys(
+        sink,
+        tmp_path,
+        **{
+            "transforms": "AddPrefix",
+            "transforms.AddPrefix.type": "org.apache.kafka.connect.transforms.RegexRouter",
+            "transforms.AddPrefix.regex": ".*",
+            "transforms.AddPrefix.replacement": "copy_of_$0",
+        },
+    )
+    summary = run_src(spark, keys)
+    dest = f"copy_of_{topic}"
+    try:
+        assert by_partition(consume(dest, 9)) == {0: values}
+        assert summary.records == {(dest, 0): 9}
+    finally:
+        kafka_admin.delete_topics([dest])
+
+
+def _sink_json(
+    spark: Any, producer: Producer, topic: str, bucket: str, tmp: Path, partitions: int = 1
+) -> tuple[dict[str, str], dict[int, list[bytes]]]:
+    values = {p: compact({"n": i, "p": p} for i in range(3)) for p in range(partitions)}
+    for p, vals in values.items():
+        produce(producer, topic, vals, partition=p)
+    sink = sink_keys(topic, bucket, tmp)
+    run(spark, sink)
+    return sink, values
+
+
+BAD_NAME = "topics/{topic}/partition=0/copied-by-hand.json"
+
+
+def test_bad_and_ignored_names_per_behavior_on_error(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+    s3: Any,
+) -> None:
+    topic = make_topic("src-names")
+    sink, values = _sink_json(spark, producer, topic, bucket, tmp_path)
+    bad = BAD_NAME.format(topic=topic)
+    s3.put_object(Bucket=bucket, Key=bad, Body=b'{"evil":1}\n')
+    ignored = {
+        f"topics/{topic}/partition=0/{topic}+0+0000000099.avro": b"other format",
+        f"elsewhere/{topic}/partition=0/{topic}+0+0000000099.json": b'{"outside":1}\n',
+    }
+    for key, body in ignored.items():
+        s3.put_object(Bucket=bucket, Key=key, Body=body)
+    dest = f"copy_of_{topic}"
+    with pytest.raises(SourceObjectError) as info:
+        run_src(spark, source_keys(sink, tmp_path))
+    assert info.value.key == bad
+    try:
+        summary = run_src(spark, source_keys(sink, tmp_path, **{"behavior.on.error": "log"}))
+        assert summary.skipped == [bad]
+        assert by_partition(consume(dest, 3)) == {0: values[0]}
+        assert summary.total == 3
+    finally:
+        kafka_admin.delete_topics([dest])
+
+
+def test_fewer_destination_partitions_fails_before_publishing(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+) -> None:
+    topic = make_topic("src-dest", partitions=3)
+    sink, _ = _sink_json(spark, producer, topic, bucket, tmp_path, partitions=3)
+    dest = f"copy_of_{topic}"
+    for future in kafka_admin.create_topics([NewTopic(dest, 2, 1)]).values():
+        future.result(timeout=30)
+    try:
+        with pytest.raises(DestinationError) as info:
+            run_src(spark, source_keys(sink, tmp_path))
+        message = str(info.value)
+        assert f"{dest!r} has 2 partitions" in message and "needs 3" in message
+        assert consume(dest, 1, timeout=3) == []
+    finally:
+        kafka_admin.delete_topics([dest])
+    missing = source_keys(sink, tmp_path, **{"topic.prefix": "absent_"})
+    missing["topic.creation.enable"] = "false"
+    with pytest.raises(DestinationError, match="topic.creation.enable=false"):
+        run_src(spark, missing)
+
+
+def test_new_time_folders_while_running_and_restart_resumes(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+) -> None:
+    topic = make_topic("src-time")
+    hour = 3_600_000
+    base = 1_700_000_000_000 - 1_700_000_000_000 % hour
+    sink = sink_keys(
+        topic,
+        bucket,
+        tmp_path,
+        **{
+            "partitioner.class": "io.confluent.connect.storage.partitioner.TimeBasedPartitioner",
+            "path.format": "'dt'=YYYY-MM-dd/'hour'=HH",
+            "partition.duration.ms": str(hour),
+            "locale": "en",
+            "timezone": "UTC",
+            "timestamp.extractor": "Record",
+        },
+    )
+    sent: list[bytes] = []
+
+    def hour_of_records(h: int) -> None:
+        vals = compact({"h": h, "i": i} for i in range(3))
+        produce(producer, topic, vals, timestamps=[base + h * hour + i for i in range(3)])
+        sent.extend(vals)
+
+    hour_of_records(0)
+    hour_of_records(1)  # the first record of hour 2 closes hour 1's file
+    hour_of_records(2)
+    run(spark, sink)
+    keys = source_keys(sink, tmp_path, trigger="1 second")
+    dest = f"copy_of_{topic}"
+    running = start_source(SourceConfig.from_mapping(keys), spark)
+    try:
+        assert by_partition(consume(dest, 6)) == {0: sent[:6]}
+        hour_of_records(3)  # a new time folder appears while the source runs
+        run(spark, sink)
+        assert by_partition(consume(dest, 9, timeout=60)) == {0: sent[:9]}
+        running.query.processAllAvailable()  # the batch is committed: a clean stop
+    finally:
+        running.query.stop()
+    hour_of_records(4)
+    run(spark, sink)
+    summary = run_src(spark, keys)  # restart from the checkpoint: only the new folder
+    try:
+        assert summary.total == 3
+        got = by_partition(consume(dest, 13, timeout=5))[0]
+        assert len(got) == 12
+        assert got == sent[:12]
+    finally:
+        kafka_admin.delete_topics([dest])

@@ -1,0 +1,190 @@
+"""Unit tests for s3connect.source_config and the RegexRouter renaming."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from s3connect.errors import ConfigError
+from s3connect.source_config import SourceConfig
+from s3connect.topic_router import REGEX_ROUTER, RegexRoute
+
+MINIMAL = {
+    "kafka.bootstrap.servers": "localhost:9092",
+    "checkpoint.location": "/tmp/ckpt",
+    "s3.bucket.name": "bucket",
+    "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
+}
+ADD_PREFIX = {
+    "transforms": "AddPrefix",
+    "transforms.AddPrefix.type": REGEX_ROUTER,
+    "transforms.AddPrefix.regex": ".*",
+    "transforms.AddPrefix.replacement": "copy_of_$0",
+}
+
+
+def build(**extra: object) -> SourceConfig:
+    return SourceConfig.from_mapping({**MINIMAL, **{k.replace("_", "."): v for k, v in extra.items()}})
+
+
+def problems(mapping: dict[str, object]) -> str:
+    with pytest.raises(ConfigError) as info:
+        SourceConfig.from_mapping(mapping)
+    return str(info.value)
+
+
+def test_defaults_mirror_the_sink() -> None:
+    c = SourceConfig.from_mapping(MINIMAL)
+    assert c.format == "avro"
+    assert c.topics_dir == "topics" and c.directory_delim == "/" and c.file_delim == "+"
+    assert c.behavior_on_error == "fail"
+    assert c.trigger == "availableNow"
+    assert c.value_converter == "json" and c.value_converter_schemas_enable
+    assert c.destination("orders") == "copy_of_orders"
+    assert c.topic_creation_enable
+
+
+def test_a_sink_config_works_with_its_writing_keys_ignored() -> None:
+    sink = {
+        **MINIMAL,
+        "connector.class": "io.confluent.connect.s3.source.S3SourceConnector",
+        "flush.size": "3",
+        "rotate.interval.ms": "60000",
+        "avro.codec": "snappy",
+        "s3.part.size": "5242880",
+        "partitioner.class": "io.confluent.connect.storage.partitioner.TimeBasedPartitioner",
+        "path.format": "'year'=YYYY",
+        "partition.duration.ms": "3600000",
+        "locale": "en",
+        "timezone": "UTC",
+        "tasks.max": "1",
+        "confluent.topic.bootstrap.servers": "localhost:9092",
+    }
+    c = SourceConfig.from_mapping(sink)
+    assert c.partitioner == "time"
+    assert c.flush_size == 3
+    assert {"avro.codec", "rotate.interval.ms", "path.format", "tasks.max"} <= set(c.ignored_keys)
+
+
+def test_regex_router_keys_are_accepted_as_they_are() -> None:
+    c = SourceConfig.from_mapping({**MINIMAL, **ADD_PREFIX})
+    assert c.transforms == (RegexRoute(".*", "copy_of_$0"),)
+    assert c.destination("s3_topic") == "copy_of_s3_topic"
+
+
+def test_chained_routers_and_groups() -> None:
+    c = SourceConfig.from_mapping(
+        {
+            **MINIMAL,
+            "transforms": "a, b",
+            "transforms.a.type": REGEX_ROUTER,
+            "transforms.a.regex": "(.*)-(\\d+)",
+            "transforms.a.replacement": "$2_$1",
+            "transforms.b.type": REGEX_ROUTER,
+            "transforms.b.regex": ".*",
+            "transforms.b.replacement": "copy.$0",
+        }
+    )
+    assert c.destination("orders-7") == "copy.7_orders"
+    assert c.destination("plain") == "copy.plain"
+
+
+@pytest.mark.parametrize(
+    ("regex", "replacement", "topic", "expected"),
+    [
+        (".*", "copy_of_$0", "t", "copy_of_t"),
+        ("(a)(b)", "$12", "ab", "a2"),  # Java: group 12 does not exist, so group 1 then "2"
+        ("(?<name>.*)-x", "${name}!", "t-x", "t!"),
+        (".*", "\\$0", "t", "$0"),
+        ("orders", "copy", "payments", "payments"),  # no full match: unchanged
+        ("ord", "copy", "orders", "orders"),  # matches() needs the whole topic
+    ],
+)
+def test_java_replacement_semantics(regex: str, replacement: str, topic: str, expected: str) -> None:
+    assert RegexRoute(regex, replacement).apply(topic) == expected
+
+
+@pytest.mark.parametrize("replacement", ["$3", "${nope}", "x\\", "$"])
+def test_bad_replacements_are_refused(replacement: str) -> None:
+    message = problems({**MINIMAL, **ADD_PREFIX, "transforms.AddPrefix.replacement": replacement})
+    assert "transforms.AddPrefix.regex/replacement" in message
+
+
+def test_only_regex_router_is_supported() -> None:
+    message = problems(
+        {**MINIMAL, **ADD_PREFIX, "transforms.AddPrefix.type": "org.apache.kafka.connect.transforms.InsertField$Value"}
+    )
+    assert "transforms.AddPrefix.type" in message and REGEX_ROUTER in message
+
+
+def test_writing_back_into_the_source_topic_needs_an_explicit_key() -> None:
+    message = problems({**MINIMAL, "topic.prefix": ""})
+    assert "topic.prefix=''" in message and "source.allow.same.topic" in message
+    c = build(topic_prefix="", source_allow_same_topic="true")
+    assert c.destination("orders") == "orders"
+
+
+def test_prefix_and_transforms_together_are_refused() -> None:
+    assert "set only one" in problems({**MINIMAL, **ADD_PREFIX, "topic.prefix": "x_"})
+
+
+def test_behavior_on_error_values() -> None:
+    assert build(behavior_on_error="LOG").behavior_on_error == "log"
+    message = problems({**MINIMAL, "behavior.on.error": "skip"})
+    assert "behavior.on.error=skip is invalid: must be one of fail, ignore, log" in message
+
+
+def test_poll_interval_is_the_trigger() -> None:
+    c = build(s3_poll_interval_ms="15000")
+    assert c.trigger == "15 seconds" and c.trigger_interval_ms == 15000
+    assert "set only one" in problems({**MINIMAL, "s3.poll.interval.ms": "1", "trigger": "1s"})
+
+
+def test_converters() -> None:
+    c = build(
+        value_converter="org.apache.kafka.connect.converters.ByteArrayConverter",
+        key_converter="string",
+    )
+    assert c.value_converter == "bytearray" and c.key_converter == "string"
+    message = problems({**MINIMAL, "value.converter": "io.confluent.connect.avro.AvroConverter"})
+    assert "value.converter=io.confluent.connect.avro.AvroConverter is invalid" in message
+
+
+def test_missing_and_unknown_keys_are_all_reported() -> None:
+    message = problems({"format.class": "nope", "bogus.key": "1"})
+    for part in (
+        "kafka.bootstrap.servers is missing",
+        "checkpoint.location is missing",
+        "s3.bucket.name is missing",
+        "format.class=nope is invalid",
+        "unknown keys (not Confluent S3 source/sink or s3connect keys): bogus.key",
+    ):
+        assert part in message
+
+
+def test_empty_bytearray_separator_is_refused() -> None:
+    message = problems({**MINIMAL, "format.class": "bytearray", "format.bytearray.separator": ""})
+    assert "format.bytearray.separator" in message
+
+
+def test_producer_options_and_secrets() -> None:
+    c = build(kafka_security_protocol="SSL", aws_secret_access_key="s3cr3t")
+    assert c.spark_kafka_options()["kafka.security.protocol"] == "SSL"
+    assert c.spark_kafka_options()["kafka.enable.idempotence"] == "true"
+    assert "s3cr3t" not in repr(c)
+    assert "kafka.value.serializer=x is invalid" in problems({**MINIMAL, "kafka.value.serializer": "x"})
+
+
+def test_describe_and_pickle_round_trip() -> None:
+    c = SourceConfig.from_mapping(
+        {**MINIMAL, **ADD_PREFIX, "topics": "a,b", "flush.size": "5", "kafka.acks": "1"}
+    )
+    assert SourceConfig.from_mapping(c.describe(masked=False)) == c
+    assert pickle.loads(pickle.dumps(c)) == c
+
+
+def test_topics_filter() -> None:
+    assert build(topics="a, b").wants_topic("a") and not build(topics="a").wants_topic("b")
+    assert build(topics_regex="o.*").wants_topic("orders")
+    assert not build(topics_regex="o.*").wants_topic("payments")

@@ -1,0 +1,298 @@
+"""Unit tests for the S3 source's pure part: listing, ordering, bad names, reading each format."""
+
+from __future__ import annotations
+
+import io
+import logging
+from datetime import UTC, date, datetime, time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from s3connect.converters import JsonConverter
+from s3connect.errors import SourceObjectError
+from s3connect.formats import make_format
+from s3connect.formats.readers import read_file
+from s3connect.naming import object_key
+from s3connect.records import SinkRecord
+from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.source_config import SourceConfig
+from s3connect.source_reader import SourceObject, list_objects, read_object
+from s3connect.storage import LocalStorage
+
+BASE = {
+    "kafka.bootstrap.servers": "localhost:9092",
+    "checkpoint.location": "/tmp/ckpt",
+    "s3.bucket.name": "bucket",
+}
+
+
+def config(fmt: str = "json", **extra: str) -> SourceConfig:
+    return SourceConfig.from_mapping({**BASE, "format.class": fmt, **extra})
+
+
+def put(store: LocalStorage, key: str, data: bytes = b"x\n") -> None:
+    with store.open_write(key) as out:
+        out.write(data)
+
+
+def key(topic: str, partition: int, offset: int, ext: str, encoded: str | None = None) -> str:
+    return object_key(
+        topics_dir="topics",
+        topic=topic,
+        encoded_partition=encoded or f"partition={partition}",
+        kafka_partition=partition,
+        start_offset=offset,
+        extension=ext,
+    )
+
+
+def write(fmt: str, values: list[Any], schema: ConnectSchema | None, **options: Any) -> bytes:
+    out = io.BytesIO()
+    records = [SinkRecord("t", 0, i, None, None, v, None, schema) for i, v in enumerate(values)]
+    make_format(fmt, **options).write(records, out)
+    return out.getvalue()
+
+
+# --------------------------------------------------------------------------- listing
+
+
+def test_listing_groups_orders_and_ignores(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    for k in (
+        key("a", 0, 10, ".json"),
+        key("a", 0, 2, ".json"),
+        key("a", 0, 100, ".json.gz"),
+        key("a", 1, 0, ".json"),
+        key("b", 0, 0, ".json"),
+        key("a", 0, 5, ".avro"),  # another format's object: ignored
+        "elsewhere/a/partition=0/a+0+0000000000.json",  # outside topics.dir: ignored
+        "topics/a/partition=0/README.txt",  # not an object of this format: ignored
+    ):
+        put(store, k)
+    listing = list_objects(store, config())
+    assert sorted(listing.objects) == [("a", 0), ("a", 1), ("b", 0)]
+    assert [o.start_offset for o in listing.objects[("a", 0)]] == [2, 10, 100]
+    assert listing.skipped == []
+
+
+def test_time_folders_are_ordered_by_start_offset(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, key("a", 0, 6, ".json", "year=2024/month=02"))
+    put(store, key("a", 0, 0, ".json", "year=2024/month=01"))
+    put(store, key("a", 0, 3, ".json", "year=2023/month=12"))  # late records, older folder
+    objs = list_objects(store, config()).objects[("a", 0)]
+    assert [o.start_offset for o in objs] == [0, 3, 6]
+
+
+def test_topics_filter(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, key("a", 0, 0, ".json"))
+    put(store, key("b", 0, 0, ".json"))
+    assert sorted(list_objects(store, config(topics="b")).objects) == [("b", 0)]
+
+
+def test_companion_keys_and_headers_objects_are_attached(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, key("a", 0, 0, ".avro"))
+    put(store, key("a", 0, 0, ".keys.avro"))
+    put(store, key("a", 0, 0, ".headers.avro"))
+    (obj,) = list_objects(store, config("avro")).objects[("a", 0)]
+    assert obj.keys_key == key("a", 0, 0, ".keys.avro")
+    assert obj.headers_key == key("a", 0, 0, ".headers.avro")
+
+
+BAD = "topics/a/partition=0/not-a-sink-name.json"
+
+
+def test_bad_name_fails_naming_the_key(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, key("a", 0, 0, ".json"))
+    put(store, BAD)
+    with pytest.raises(SourceObjectError) as info:
+        list_objects(store, config())
+    assert BAD in str(info.value) and info.value.key == BAD
+
+
+@pytest.mark.parametrize(("mode", "level"), [("ignore", logging.INFO), ("log", logging.ERROR)])
+def test_bad_name_is_skipped_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, mode: str, level: int
+) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, key("a", 0, 0, ".json"))
+    put(store, BAD)
+    caplog.set_level(logging.INFO, logger="s3connect.source")
+    listing = list_objects(store, config(**{"behavior.on.error": mode}))
+    assert [o.start_offset for o in listing.objects[("a", 0)]] == [0]
+    assert listing.skipped == [BAD]
+    (entry,) = [r for r in caplog.records if BAD in r.getMessage()]
+    assert entry.levelno == level
+
+
+def test_object_in_another_topics_folder_is_a_bad_name(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, "topics/a/partition=0/b+0+0000000000.json")
+    with pytest.raises(SourceObjectError, match="directory does not start with topic"):
+        list_objects(store, config())
+
+
+# --------------------------------------------------------------------------- reading formats
+
+OPT_DOUBLE = ConnectSchema(Type.FLOAT64, optional=True)
+INNER = ConnectSchema(
+    Type.STRUCT, fields=(Field("a", ConnectSchema(Type.INT16)), Field("b", OPT_DOUBLE))
+)
+RICH = ConnectSchema(
+    Type.STRUCT,
+    name="com.example.Rich",
+    version=2,
+    doc="all types",
+    fields=(
+        Field("i8", ConnectSchema(Type.INT8)),
+        Field("i32", ConnectSchema(Type.INT32)),
+        Field("i64", ConnectSchema(Type.INT64)),
+        Field("f32", ConnectSchema(Type.FLOAT32)),
+        Field("f64", OPT_DOUBLE),
+        Field("flag", ConnectSchema(Type.BOOLEAN)),
+        Field("text", ConnectSchema(Type.STRING, optional=True, default="dflt")),
+        Field("raw", ConnectSchema(Type.BYTES)),
+        Field("price", ConnectSchema(Type.BYTES, name=DECIMAL, parameters={"scale": "2"})),
+        Field("day", ConnectSchema(Type.INT32, name=DATE)),
+        Field("at", ConnectSchema(Type.INT32, name=TIME)),
+        Field("ts", ConnectSchema(Type.INT64, name=TIMESTAMP)),
+        Field("tags", ConnectSchema(Type.ARRAY, value_schema=ConnectSchema(Type.STRING))),
+        Field(
+            "counts",
+            ConnectSchema(
+                Type.MAP, key_schema=ConnectSchema(Type.STRING), value_schema=ConnectSchema(Type.INT64)
+            ),
+        ),
+        Field(
+            "by_id",
+            ConnectSchema(
+                Type.MAP, key_schema=ConnectSchema(Type.INT32), value_schema=ConnectSchema(Type.STRING)
+            ),
+        ),
+        Field("inner", INNER),
+        Field("maybe", ConnectSchema(Type.STRUCT, optional=True, fields=INNER.fields)),
+    ),
+)
+
+
+def rich(i: int) -> dict[str, Any]:
+    return {
+        "i8": -i,
+        "i32": i * 1000,
+        "i64": 2**40 + i,
+        "f32": 1.5,
+        "f64": None if i % 2 else i / 3,
+        "flag": bool(i % 2),
+        "text": f"t{i}",
+        "raw": bytes([i, 0, 255]),
+        "price": Decimal(f"{i}.25"),
+        "day": date(2024, 1, 1 + i),
+        "at": time(12, 30, i, 125000),
+        "ts": datetime(2024, 5, 1, 8, 0, i, 250000, tzinfo=UTC),
+        "tags": ["x", f"y{i}"],
+        "counts": {"a": i},
+        "by_id": {i: "one", i + 1: "two"},
+        "inner": {"a": i, "b": 0.5},
+        "maybe": None if i % 2 else {"a": 1, "b": None},
+    }
+
+
+def envelope(schema: ConnectSchema, value: Any) -> bytes:
+    out = JsonConverter(schemas_enable=True).from_connect("t", schema, value)
+    assert out is not None
+    return out
+
+
+@pytest.mark.parametrize("codec", ["null", "deflate", "snappy", "bzip2"])
+def test_avro_reads_back_schema_and_values(codec: str) -> None:
+    values = [rich(i) for i in range(4)]
+    file = read_file("avro", write("avro", values, RICH, codec=codec), ".avro")
+    assert file.schema is not None
+    assert file.values == values
+    # What a JsonConverter would publish is byte-identical to the original record's.
+    assert [envelope(file.schema, v) for v in file.values] == [envelope(RICH, v) for v in values]
+
+
+@pytest.mark.parametrize("codec", ["none", "snappy", "gzip", "zstd", "lz4", "brotli"])
+def test_parquet_reads_back_schema_and_values(codec: str) -> None:
+    values = [rich(i) for i in range(4)]
+    fmt = make_format("parquet", codec=codec)
+    file = read_file("parquet", write("parquet", values, RICH, codec=codec), fmt.extension)
+    assert file.schema is not None
+    assert file.values == values
+    assert [envelope(file.schema, v) for v in file.values] == [envelope(RICH, v) for v in values]
+
+
+@pytest.mark.parametrize("compression", ["none", "gzip"])
+def test_json_lines_read_back(compression: str) -> None:
+    values = [{"id": 1, "x": 1.5, "s": "é\n"}, [1, 2], "text", 7]
+    fmt = make_format("json", compression=compression)
+    file = read_file("json", write("json", values, None, compression=compression), fmt.extension)
+    assert file.schema is None and file.values == values
+
+
+@pytest.mark.parametrize("compression", ["none", "gzip"])
+def test_bytearray_split_at_the_separator(compression: str) -> None:
+    values = [b"a", b"", b"\x00\xff"]
+    fmt = make_format("bytearray", separator="|", compression=compression)
+    data = write("bytearray", values, None, separator="|", compression=compression)
+    assert read_file("bytearray", data, fmt.extension, b"|").values == values
+
+
+def test_truncated_objects_are_errors() -> None:
+    with pytest.raises(ValueError, match="cannot read it as bytearray"):
+        read_file("bytearray", b"a\nb", ".bin")
+    with pytest.raises(ValueError, match="cannot read it as avro"):
+        read_file("avro", b"Obj\x01 broken", ".avro")
+
+
+# --------------------------------------------------------------------------- read_object
+
+
+def stored(tmp_path: Path, fmt: str, values: list[Any], offset: int = 0, **options: Any) -> tuple[LocalStorage, SourceObject]:
+    store = LocalStorage(tmp_path)
+    ext = make_format(fmt, **options).extension
+    k = key("t", 0, offset, ext)
+    put(store, k, write(fmt, values, ConnectSchema(Type.BYTES, optional=True), **options))
+    return store, SourceObject(k, "t", 0, offset, ext)
+
+
+def test_read_object_serializes_with_the_converter_and_slices(tmp_path: Path) -> None:
+    store, obj = stored(tmp_path, "bytearray", [b"r0", b"r1", b"r2", b"r3"])
+    c = config("bytearray", **{"value.converter": "bytearray"})
+    got = list(read_object(store, c, obj, destination="copy_of_t", skip=1, stop=3))
+    assert [(r.topic, r.partition, r.value, r.index, r.key) for r in got] == [
+        ("copy_of_t", 0, b"r1", 1, None),
+        ("copy_of_t", 0, b"r2", 2, None),
+    ]
+    as_json = config("bytearray", **{"value.converter.schemas.enable": "false"})
+    (first,) = list(read_object(store, as_json, obj, destination="d", stop=1))
+    assert first.value == b'"cjA="'  # JsonConverter writes bytes as base64
+
+
+def test_separator_inside_records_is_detected(tmp_path: Path) -> None:
+    store, obj = stored(tmp_path, "bytearray", [b"one", b"line\nbreak", b"three"])
+    c = config("bytearray", **{"value.converter": "bytearray"})
+    with pytest.raises(SourceObjectError, match="some records contain the separator") as info:
+        list(read_object(store, c, obj, destination="d", bound=3))
+    assert info.value.key == obj.key
+    assert len(list(read_object(store, c, obj, destination="d", bound=None))) == 4  # undetectable
+    skipping = config("bytearray", **{"value.converter": "bytearray", "behavior.on.error": "log"})
+    assert list(read_object(store, skipping, obj, destination="d", bound=3)) == []
+
+
+def test_unreadable_object_per_behavior_on_error(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    k = key("t", 0, 0, ".avro")
+    put(store, k, b"garbage")
+    obj = SourceObject(k, "t", 0, 0, ".avro")
+    with pytest.raises(SourceObjectError, match="cannot read it as avro"):
+        list(read_object(store, config("avro"), obj, destination="d"))
+    ignoring = config("avro", **{"behavior.on.error": "ignore"})
+    assert list(read_object(store, ignoring, obj, destination="d")) == []
