@@ -1,6 +1,7 @@
 """The ``s3connect`` console script.
 
 s3connect sink --config FILE [--set key=value ...] [--once]
+s3connect source --config FILE [--set key=value ...] [--once]
 """
 
 from __future__ import annotations
@@ -16,18 +17,48 @@ __all__ = ["main"]
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="s3connect", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    sink = commands.add_parser("sink", help="run the Kafka -> S3 sink")
-    sink.add_argument("--config", required=True, help="connector config: .json or .properties")
-    sink.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="override one key"
-    )
-    sink.add_argument("--once", action="store_true", help="process what is available, then stop")
+    for name, what in (("sink", "Kafka -> S3 sink"), ("source", "S3 -> Kafka source")):
+        command = commands.add_parser(name, help=f"run the {what}")
+        command.add_argument(
+            "--config", required=True, help="connector config: .json or .properties"
+        )
+        command.add_argument(
+            "--set", action="append", default=[], metavar="KEY=VALUE", help="override one key"
+        )
+        command.add_argument(
+            "--once", action="store_true", help="process what is available, then stop"
+        )
     return parser
+
+
+def _source(args: argparse.Namespace) -> int:
+    from s3connect.config import load_config_file
+    from s3connect.errors import DestinationError, SourceObjectError
+    from s3connect.source_config import SourceConfig
+
+    try:
+        config = SourceConfig.from_mapping(load_config_file(args.config), overrides=args.set)
+    except ConfigError as exc:
+        print(f"s3connect: invalid config: {exc}", file=sys.stderr)
+        return 2
+    from s3connect.source import run_source
+
+    print("effective config:")
+    for key, value in sorted(config.describe().items()):
+        print(f"  {key} = {value}")
+    try:
+        run_source(config, once=args.once or None)
+    except (DestinationError, SourceObjectError) as exc:
+        print(f"s3connect: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = _parser().parse_args(argv)
+    if args.command == "source":
+        return _source(args)
     from s3connect.config import SinkConfig, load_config_file
 
     try:

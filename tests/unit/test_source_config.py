@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 
+from s3connect.cli import main
 from s3connect.errors import ConfigError
 from s3connect.source_config import SourceConfig
+from s3connect.source_notebook import declare_source_widgets, source_config_from_widgets
 from s3connect.topic_router import REGEX_ROUTER, RegexRoute
+from s3connect.widgets import LocalWidgets
 
 MINIMAL = {
     "kafka.bootstrap.servers": "localhost:9092",
@@ -25,7 +30,9 @@ ADD_PREFIX = {
 
 
 def build(**extra: object) -> SourceConfig:
-    return SourceConfig.from_mapping({**MINIMAL, **{k.replace("_", "."): v for k, v in extra.items()}})
+    return SourceConfig.from_mapping(
+        {**MINIMAL, **{k.replace("_", "."): v for k, v in extra.items()}}
+    )
 
 
 def problems(mapping: dict[str, object]) -> str:
@@ -101,7 +108,9 @@ def test_chained_routers_and_groups() -> None:
         ("ord", "copy", "orders", "orders"),  # matches() needs the whole topic
     ],
 )
-def test_java_replacement_semantics(regex: str, replacement: str, topic: str, expected: str) -> None:
+def test_java_replacement_semantics(
+    regex: str, replacement: str, topic: str, expected: str
+) -> None:
     assert RegexRoute(regex, replacement).apply(topic) == expected
 
 
@@ -113,7 +122,11 @@ def test_bad_replacements_are_refused(replacement: str) -> None:
 
 def test_only_regex_router_is_supported() -> None:
     message = problems(
-        {**MINIMAL, **ADD_PREFIX, "transforms.AddPrefix.type": "org.apache.kafka.connect.transforms.InsertField$Value"}
+        {
+            **MINIMAL,
+            **ADD_PREFIX,
+            "transforms.AddPrefix.type": "org.apache.kafka.connect.transforms.InsertField$Value",
+        }
     )
     assert "transforms.AddPrefix.type" in message and REGEX_ROUTER in message
 
@@ -173,7 +186,9 @@ def test_producer_options_and_secrets() -> None:
     assert c.spark_kafka_options()["kafka.security.protocol"] == "SSL"
     assert c.spark_kafka_options()["kafka.enable.idempotence"] == "true"
     assert "s3cr3t" not in repr(c)
-    assert "kafka.value.serializer=x is invalid" in problems({**MINIMAL, "kafka.value.serializer": "x"})
+    assert "kafka.value.serializer=x is invalid" in problems(
+        {**MINIMAL, "kafka.value.serializer": "x"}
+    )
 
 
 def test_describe_and_pickle_round_trip() -> None:
@@ -188,3 +203,20 @@ def test_topics_filter() -> None:
     assert build(topics="a, b").wants_topic("a") and not build(topics="a").wants_topic("b")
     assert build(topics_regex="o.*").wants_topic("orders")
     assert not build(topics_regex="o.*").wants_topic("payments")
+
+
+def test_cli_source_rejects_an_invalid_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "source.properties"
+    path.write_text("format.class=nope\n", encoding="utf-8")
+    assert main(["source", "--config", str(path), "--set", "behavior.on.error=log"]) == 2
+    assert "format.class=nope is invalid" in capsys.readouterr().err
+
+
+def test_notebook_widgets_override_the_whole_config() -> None:
+    widgets = LocalWidgets([f"connector.config={json.dumps(MINIMAL)}", "topic.prefix=mirror_"])
+    declare_source_widgets(widgets)
+    config = source_config_from_widgets(widgets)
+    assert config.destination("orders") == "mirror_orders"
+    assert config.format == "avro"

@@ -166,13 +166,17 @@ RICH = ConnectSchema(
         Field(
             "counts",
             ConnectSchema(
-                Type.MAP, key_schema=ConnectSchema(Type.STRING), value_schema=ConnectSchema(Type.INT64)
+                Type.MAP,
+                key_schema=ConnectSchema(Type.STRING),
+                value_schema=ConnectSchema(Type.INT64),
             ),
         ),
         Field(
             "by_id",
             ConnectSchema(
-                Type.MAP, key_schema=ConnectSchema(Type.INT32), value_schema=ConnectSchema(Type.STRING)
+                Type.MAP,
+                key_schema=ConnectSchema(Type.INT32),
+                value_schema=ConnectSchema(Type.STRING),
             ),
         ),
         Field("inner", INNER),
@@ -255,7 +259,9 @@ def test_truncated_objects_are_errors() -> None:
 # --------------------------------------------------------------------------- read_object
 
 
-def stored(tmp_path: Path, fmt: str, values: list[Any], offset: int = 0, **options: Any) -> tuple[LocalStorage, SourceObject]:
+def stored(
+    tmp_path: Path, fmt: str, values: list[Any], offset: int = 0, **options: Any
+) -> tuple[LocalStorage, SourceObject]:
     store = LocalStorage(tmp_path)
     ext = make_format(fmt, **options).extension
     k = key("t", 0, offset, ext)

@@ -1,0 +1,65 @@
+"""What the S3 source notebook does, so that it stays thin: widgets, config, run, summary.
+
+Widget names are the connector's own keys; a non-empty widget overrides the same key of the
+whole-config widget ``connector.config`` (JSON, or locally also a path to a config file); every
+widget is blank by default, so the whole config's values stand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from s3connect.notebook import _whole_config
+from s3connect.source_config import SourceConfig
+from s3connect.widgets import Widgets
+
+__all__ = [
+    "SOURCE_WIDGETS",
+    "declare_source_widgets",
+    "show_source_config",
+    "source_config_from_widgets",
+]
+
+# (name, default, choices or None, label)
+SOURCE_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
+    ("connector.config", "{}", None, "Whole connector config (JSON)"),
+    ("kafka.bootstrap.servers", "", None, "Kafka bootstrap servers"),
+    ("s3.bucket.name", "", None, "S3 bucket"),
+    ("store.url", "", None, "S3 endpoint URL (blank for AWS; file:// for a local folder)"),
+    ("topics.dir", "", None, "topics.dir (blank: topics)"),
+    ("format.class", "", None, "Format: json, avro, parquet, bytearray (blank: the config's)"),
+    ("value.converter", "", None, "value.converter (json, string, bytearray)"),
+    ("value.converter.schemas.enable", "", None, "value.converter.schemas.enable"),
+    ("topic.prefix", "", None, "Destination topic prefix (blank: copy_of_)"),
+    ("behavior.on.error", "", None, "behavior.on.error: fail, ignore, log (blank: fail)"),
+    ("checkpoint.location", "", None, "Checkpoint location"),
+    ("trigger", "", None, "Trigger: availableNow (blank) or an interval (e.g. 30 seconds)"),
+)
+
+
+def declare_source_widgets(widgets: Widgets) -> None:
+    """Declare the source notebook's widgets."""
+    for name, default, choices, label in SOURCE_WIDGETS:
+        if choices is None:
+            widgets.text(name, default, label)
+        else:
+            widgets.dropdown(name, default, list(choices), label)
+
+
+def source_config_from_widgets(widgets: Widgets) -> SourceConfig:
+    """The effective source config: the whole-config widget, overridden by non-empty widgets."""
+    base = _whole_config(widgets.get("connector.config"))
+    overrides = {
+        name: widgets.get(name)
+        for name, _default, _choices, _label in SOURCE_WIDGETS
+        if name != "connector.config" and widgets.get(name).strip()
+    }
+    return SourceConfig.from_mapping(base, overrides=overrides)
+
+
+def show_source_config(config: SourceConfig, show: Callable[[str], None] = print) -> None:
+    """Print the effective config (secrets masked) and the keys that have no effect."""
+    show(json.dumps(config.describe(masked=True), indent=2, sort_keys=True))
+    if config.ignored_keys:
+        show("keys without effect on the source: " + ", ".join(config.ignored_keys))
