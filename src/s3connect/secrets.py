@@ -28,6 +28,7 @@ SECRET_KEYS: tuple[tuple[str, str, str | None], ...] = (
     ("aws.secret.access.key", "aws-secret-access-key", None),
     ("kafka.api.key", "kafka-api-key", "S3CONNECT_KAFKA_API_KEY"),
     ("kafka.api.secret", "kafka-api-secret", "S3CONNECT_KAFKA_API_SECRET"),
+    ("kafka.sasl.jaas.config", "kafka-sasl-jaas-config", "S3CONNECT_KAFKA_SASL_JAAS_CONFIG"),
 )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import (
     ReadAllAvailable,
@@ -66,6 +67,16 @@ __all__ = [
 ]
 
 SOURCE_FORMAT = "s3connect_s3_source"
+_BATCH_ROWS = 10_000
+_ARROW_SCHEMA = pa.schema(
+    [
+        ("topic", pa.string()),
+        ("partition", pa.int32()),
+        ("key", pa.binary()),
+        ("value", pa.binary()),
+        ("headers", pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))),
+    ]
+)
 ROW_SCHEMA = (
     "topic STRING, partition INT, key BINARY, value BINARY, "
     "headers ARRAY<STRUCT<key: STRING, value: BINARY>>"
@@ -95,6 +106,20 @@ def check_destinations(config: SourceConfig, listing: Listing) -> dict[str, tupl
             needed[dest] = (topic, partition + 1)
     ensure_destinations(config, needed)
     return needed
+
+
+def _batch(work: _Work, keys: list[bytes | None], values: list[bytes | None]) -> pa.RecordBatch:
+    n = len(values)
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array([work.destination] * n, pa.string()),
+            pa.array([work.partition] * n, pa.int32()),
+            pa.array(keys, pa.binary()),
+            pa.array(values, pa.binary()),
+            pa.nulls(n, _ARROW_SCHEMA.field("headers").type),
+        ],
+        schema=_ARROW_SCHEMA,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,10 +198,14 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 out.append(InputPartition(work))
         return out
 
-    def read(self, partition: InputPartition) -> Iterator[tuple[Any, ...]]:
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        """The records of one source topic-partition, in order, as Arrow batches (far cheaper
+        for Spark to take in than one Python tuple per record)."""
         work: _Work = partition.value
         storage = source_storage(self.config)
         serializer = value_serializer(self.config)
+        keys: list[bytes | None] = []
+        values: list[bytes | None] = []
         for piece in work.slices:
             for record in read_object(
                 storage,
@@ -188,7 +217,13 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 bound=piece.bound,
                 serializer=serializer,
             ):
-                yield (record.topic, record.partition, record.key, record.value, None)
+                keys.append(record.key)
+                values.append(record.value)
+                if len(values) >= _BATCH_ROWS:
+                    yield _batch(work, keys, values)
+                    keys, values = [], []
+        if values:
+            yield _batch(work, keys, values)
 
     def commit(self, end: dict[str, Any]) -> None:
         """Nothing to clean up: S3 objects stay (the sink owns them)."""

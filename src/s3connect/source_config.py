@@ -207,11 +207,14 @@ class SourceConfig:
         )
 
     def producer_options(self) -> dict[str, str]:
-        """Kafka producer properties (no prefix): order-preserving, idempotent by default."""
+        """Kafka producer properties (no prefix): order-preserving, idempotent by default, and
+        batching (``linger.ms``/``batch.size``) for throughput; ``kafka.*`` keys override."""
         options = {
             "bootstrap.servers": self.kafka_bootstrap_servers,
             "enable.idempotence": "true",
             "acks": "all",
+            "linger.ms": "20",
+            "batch.size": "1048576",
         }
         options.update(self.kafka_options)
         return options

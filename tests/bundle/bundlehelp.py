@@ -1,4 +1,4 @@
-"""Reading the asset bundle offline, the way the Databricks CLI reads it, and what notebooks declare.
+"""The asset bundle read offline as the Databricks CLI reads it; the widgets notebooks declare.
 
 ``load_bundle`` reads ``databricks.yml`` and the files it includes; ``resolve`` selects a target
 and substitutes ``${var.*}``, ``${bundle.*}`` and ``${workspace.current_user.*}`` references as
@@ -123,7 +123,9 @@ def target_variables(
             values[name] = given[name]
         elif name in target_values:
             value = target_values[name]
-            values[name] = value["default"] if isinstance(value, dict) and "default" in value else value
+            values[name] = (
+                value["default"] if isinstance(value, dict) and "default" in value else value
+            )
         elif "default" in spec:
             values[name] = spec["default"]
         else:
@@ -171,7 +173,9 @@ def resolve(
     config["workspace"] = {**config.get("workspace", {}), **spec.get("workspace", {})}
     for kind, items in spec.get("resources", {}).items():
         for key, value in items.items():
-            config.setdefault("resources", {}).setdefault(kind, {}).setdefault(key, {}).update(value)
+            config.setdefault("resources", {}).setdefault(kind, {}).setdefault(key, {}).update(
+                value
+            )
     config["bundle"] = {**config["bundle"], "target": target}
 
     context: dict[str, Any] = {

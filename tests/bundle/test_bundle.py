@@ -80,9 +80,7 @@ def test_one_resource_file_per_job_and_both_connectors_deployed() -> None:
 
 
 @pytest.mark.parametrize(("job", "task"), TASKS, ids=TASK_IDS)
-def test_notebook_path_exists_in_databricks_source_format(
-    job: str, task: dict[str, Any]
-) -> None:
+def test_notebook_path_exists_in_databricks_source_format(job: str, task: dict[str, Any]) -> None:
     path = BUNDLE.notebook_path(job, task)
     assert path.is_file(), path
     assert path.is_relative_to(ROOT / "notebooks")
@@ -232,7 +230,9 @@ def test_target_resolves_completely(target: str) -> None:
     assert "{{secrets/" in str(config)  # secret references are Databricks', left for the cluster
     sink = config["resources"]["jobs"]["s3_sink"]
     params = sink["tasks"][0]["notebook_task"]["base_parameters"]
-    assert params["checkpoint.location"] == f"{config['variables']['checkpoint_root']}/{target}/sink"
+    assert (
+        params["checkpoint.location"] == f"{config['variables']['checkpoint_root']}/{target}/sink"
+    )
     assert sink["name"] == f"s3connect-sink-{target}"
     pause = sink["continuous"]["pause_status"]
     assert pause == ("PAUSED" if target == "dev" else "UNPAUSED")
@@ -373,6 +373,11 @@ def test_readme_documents_every_variable() -> None:
     section = readme[readme.index("## Deploy to Databricks") :]
     for name in BUNDLE.config["variables"]:
         assert f"`{name}`" in section, name
-    for command in ("databricks bundle validate -t dev", "databricks bundle deploy -t dev",
-                    "databricks secrets create-scope", "databricks secrets put-secret"):  # fmt: skip
+    commands = (
+        "databricks bundle validate -t dev",
+        "databricks bundle deploy -t dev",
+        "databricks secrets create-scope",
+        "databricks secrets put-secret",
+    )
+    for command in commands:
         assert command in section, command

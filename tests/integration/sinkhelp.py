@@ -33,8 +33,8 @@ from tests.conftest import KAFKA, S3_CREDENTIALS, S3_ENDPOINT
 def sink_keys(topics: str | Iterable[str], bucket: str, tmp: Path, **keys: Any) -> dict[str, str]:
     """A complete connector config (Confluent keys + ours) for the local stack.
 
-    ``keys`` use underscores for dots (``flush_size=3``); pass dotted keys through ``**{...}``.
-    The checkpoint lives under ``tmp``.
+    Defaults: schemaless JSON values to JsonFormat, ``flush.size=3``, the checkpoint under
+    ``tmp``; ``keys`` (dotted names, passed as ``**{"flush.size": "5"}``) override them.
     """
     names = topics if isinstance(topics, str) else ",".join(topics)
     config: dict[str, str] = {
@@ -52,8 +52,7 @@ def sink_keys(topics: str | Iterable[str], bucket: str, tmp: Path, **keys: Any) 
         "value.converter.schemas.enable": "false",
         "flush.size": "3",
     }
-    for key, value in keys.items():
-        config[key.replace("_", ".") if "." not in key else key] = str(value)
+    config.update({key: str(value) for key, value in keys.items()})
     return config
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -49,7 +50,8 @@ def job_parameters(job: str, variables: Mapping[str, Any]) -> dict[str, str]:
 
 
 def notebook_command(notebook: str, params: Mapping[str, str]) -> list[str]:
-    return [sys.executable, str(ROOT / "notebooks" / notebook), *(f"{k}={v}" for k, v in params.items())]  # fmt: skip
+    args = [f"{name}={value}" for name, value in params.items()]
+    return [sys.executable, str(ROOT / "notebooks" / notebook), *args]
 
 
 def local_variables(topic: str, bucket: str, tmp: Path, **more: str) -> dict[str, str]:
@@ -106,7 +108,7 @@ def test_sink_notebook_as_the_job_runs_it_continuously(
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline and proc.poll() is None:
                 listed = s3.list_objects_v2(Bucket=bucket).get("Contents", [])
-                if len(listed) >= 2:
+                if len(listed) >= 2 and "progress: batch 0" in log.read_text():
                     break
                 time.sleep(1)
         finally:
@@ -114,7 +116,7 @@ def test_sink_notebook_as_the_job_runs_it_continuously(
             proc.wait(60)
     text = log.read_text()
     assert decoded(objects(s3, bucket)) == expected_objects(topic), text[-5000:]
-    # The effective config was shown before the stream started, secrets masked.
+    # The effective config was shown before the stream started.
     shown = json.loads(text[text.index("{") : text.index("\n}\n") + 2])
     assert shown["topics"] == topic and shown["trigger"] == "30 seconds"
     assert shown["flush.size"] == "1000" and shown["store.url"] == S3_ENDPOINT
@@ -138,10 +140,13 @@ def test_sink_then_source_notebooks_with_available_now(
     text = run_notebook(notebook_command("s3_sink.py", sink_params), tmp_path / "sink.log")
     got = objects(s3, bucket)
     assert decoded(got) == expected_objects(topic), text[-5000:]
-    # The end-of-run summary and the latest commit-log rows.
-    for key in got:
-        assert text.count(key) >= 1, (key, text[-5000:])
-    assert "1000" in text
+    # The end-of-run summary table, then the latest commit-log rows (one per object).
+    total = sum(len(body) for body in got.values())
+    assert re.search(rf"^{topic} +0 +2 +2000 +{total}$", text, re.MULTILINE), text[-5000:]
+    for key, body in got.items():
+        start = int(key[-15:-5])
+        row = rf"^\|{re.escape(key)} *\|{topic} *\|0 *\|partition=0 *\|{start} *\|{start + 999} *\|"
+        assert re.search(rf"{row}1000 *\|{len(body)} *\|", text, re.MULTILINE), key
 
     source_params = job_parameters("s3_source", variables)
     assert source_params["trigger"] == "availableNow"
@@ -150,6 +155,7 @@ def test_sink_then_source_notebooks_with_available_now(
         text = run_notebook(notebook_command("s3_source.py", source_params), tmp_path / "src.log")
         records = consume(dest, 2000)
         assert len(records) == 2000, text[-5000:]
+        assert re.search(rf"^{dest} +0 +2000$", text, re.MULTILINE), text[-5000:]
         assert {r.partition() for r in records} == {0}
         payloads = [json.loads(r.value())["payload"] for r in records]
         assert payloads == [user(i) for i in range(2000)]

@@ -360,7 +360,11 @@ def test_time_based_partitioner_record_field_millis_and_iso_strings(
             {"id": i, "event": {"ts": ts}} for i, ts in enumerate([T0, T0 + H, T0 + H + 1])
         ),
     )
-    iso_stamps = ["2024-03-10T02:59:59.999Z", "2024-03-10T04:15:00+01:00", "2024-03-10T03:00:00"]
+    iso_stamps = [
+        "2024-03-10T02:59:59.999Z",  # hour 02 UTC
+        "2024-03-10T04:15:00+01:00",  # 03:15 UTC
+        "2024-03-09T22:00:00.000-05:00",  # 03:00 UTC
+    ]
     produce(
         producer, iso, json_values({"id": i, "event": {"ts": s}} for i, s in enumerate(iso_stamps))
     )

@@ -1,0 +1,153 @@
+"""Source benchmark: S3 objects -> Kafka with s3connect vs a plain producer from memory.
+
+    python bench/source.py [--records 1000000] [--partitions 6] [--record-bytes 1024]
+
+Writes the records once as ByteArray objects of ``--per-object`` records (Confluent's layout,
+``topics/<topic>/partition=<p>/<topic>+<p>+<offset>.bin``) into a local folder, then in the same
+run measures:
+
+- ``producer``: confluent-kafka publishing the same records from memory (idempotent, acks=all,
+  as Spark's Kafka sink) to a fresh topic, until flushed;
+- ``s3connect``: the source (availableNow) publishing them to ``copy_of_<topic>``, in its own
+  process; query time (start-up excluded) and the peak RSS of its process tree.
+
+Results: printed, and written to ``bench/results/source.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import KAFKA, ROOT, _tree_rss_kb
+
+
+def _record(i: int, size: int) -> bytes:
+    head = f"record {i:09d} ".encode()
+    return head + b"x" * max(0, size - len(head))
+
+
+def write_objects(
+    root: Path, topic: str, records: int, partitions: int, size: int, per: int
+) -> None:
+    """Records round-robin over partitions, in ByteArray objects of ``per`` records."""
+    for p in range(partitions):
+        values = [_record(i, size) for i in range(p, records, partitions)]
+        folder = root / "topics" / topic / f"partition={p}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for start in range(0, len(values), per):
+            chunk = values[start : start + per]
+            name = f"{topic}+{p}+{start:010d}.bin"
+            (folder / name).write_bytes(b"".join(v + b"\n" for v in chunk))
+
+
+def produce_from_memory(topic: str, records: int, partitions: int, size: int) -> float:
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": KAFKA})
+    admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result()
+    values = [_record(i, size) for i in range(records)]
+    producer = Producer(
+        {"bootstrap.servers": KAFKA, "enable.idempotence": True, "acks": "all",
+         "linger.ms": 5, "queue.buffering.max.messages": 500_000}
+    )  # fmt: skip
+    started = time.monotonic()
+    for i, value in enumerate(values):
+        while True:
+            try:
+                producer.produce(topic, value=value, partition=i % partitions)
+                break
+            except BufferError:
+                producer.poll(0.05)
+    producer.flush(300)
+    return time.monotonic() - started
+
+
+def run_child(data: Path, topic: str, checkpoint: Path) -> None:
+    from s3connect.source import run_source
+    from s3connect.source_config import SourceConfig
+    from s3connect.spark import get_spark
+
+    spark = get_spark("bench-source")
+    spark.sparkContext.setLogLevel("ERROR")
+    config = SourceConfig.from_mapping(
+        {
+            "name": "bench-source",
+            "topics": topic,
+            "kafka.bootstrap.servers": KAFKA,
+            "checkpoint.location": str(checkpoint),
+            "s3.bucket.name": "bench",
+            "store.url": f"file://{data}",
+            "format.class": "bytearray",
+            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+        }
+    )
+    started = time.monotonic()
+    run_source(config, spark, once=True, log=lambda _: None)
+    print(f"QUERY_SECONDS {time.monotonic() - started:.3f}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--partitions", type=int, default=6)
+    parser.add_argument("--record-bytes", type=int, default=1024)
+    parser.add_argument("--per-object", type=int, default=10_000)
+    parser.add_argument("--child", nargs=3, metavar=("DATA", "TOPIC", "CHECKPOINT"))
+    args = parser.parse_args()
+    if args.child:
+        run_child(Path(args.child[0]), args.child[1], Path(args.child[2]))
+        return 0
+
+    work = Path(tempfile.mkdtemp(prefix="bench-source-"))
+    topic = f"bsrc-{uuid.uuid4().hex[:6]}"
+    write_objects(work / "data", topic, args.records, args.partitions, args.record_bytes,
+                  args.per_object)  # fmt: skip
+    mb = args.records * args.record_bytes / 1e6
+    results: dict[str, dict[str, float]] = {}
+
+    seconds = produce_from_memory(f"{topic}-mem", args.records, args.partitions, args.record_bytes)
+    results["producer"] = {"seconds": seconds}
+
+    cmd = [sys.executable, __file__, "--child", str(work / "data"), topic, str(work / "ck")]
+    log = work / "child.log"
+    with log.open("w") as out:
+        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        peak = 0
+        while child.poll() is None:
+            peak = max(peak, _tree_rss_kb(child.pid))
+            time.sleep(0.2)
+    text = log.read_text(errors="replace")
+    if child.returncode != 0:
+        raise SystemExit(f"source failed:\n{text[-5000:]}")
+    query = [line.split()[1] for line in text.splitlines() if line.startswith("QUERY_SECONDS")]
+    results["s3connect"] = {"seconds": float(query[-1]), "peak_rss_mb": peak / 1024}
+
+    for name, r in results.items():
+        r["records_per_s"] = args.records / r["seconds"]
+        r["mb_per_s"] = mb / r["seconds"]
+        extra = f"  peak RSS {r['peak_rss_mb']:.0f} MB" if "peak_rss_mb" in r else ""
+        print(f"{name:<10} {r['seconds']:7.1f} s {r['records_per_s']:10.0f} rec/s "
+              f"{r['mb_per_s']:7.1f} MB/s{extra}", flush=True)  # fmt: skip
+    ratio = results["s3connect"]["records_per_s"] / results["producer"]["records_per_s"]
+    print(f"s3connect / producer: {ratio:.2f}x")
+    dest = ROOT / "bench" / "results"
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "source.json").write_text(
+        json.dumps({"args": vars(args), "results": results}, indent=2)
+    )
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
