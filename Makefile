@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml stack/kafka-pom.xml stack/spark-pom.xml stack/fetch_jars.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,local]'
 	$(PY) stack/fetch_jars.py
 	touch $(STAMP)
 
