@@ -27,6 +27,7 @@ from s3connect.notebook import (
     show_sink_result,
     sink_config_from_widgets,
 )
+from s3connect.secrets import connector_secrets
 from s3connect.widgets import notebook_widgets
 
 widgets = notebook_widgets(globals())
@@ -39,7 +40,7 @@ declare_sink_widgets(widgets)
 
 # COMMAND ----------
 
-config = sink_config_from_widgets(widgets)
+config = sink_config_from_widgets(widgets, connector_secrets(globals().get("dbutils")))
 show_effective_config(config)
 
 # COMMAND ----------

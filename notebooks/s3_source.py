@@ -25,6 +25,7 @@
 
 # COMMAND ----------
 
+from s3connect.secrets import connector_secrets
 from s3connect.source_notebook import (
     declare_source_widgets,
     show_source_config,
@@ -42,7 +43,7 @@ declare_source_widgets(widgets)
 
 # COMMAND ----------
 
-config = source_config_from_widgets(widgets)
+config = source_config_from_widgets(widgets, connector_secrets(globals().get("dbutils")))
 show_source_config(config)
 
 # COMMAND ----------

@@ -8,7 +8,7 @@ also a path to a ``.json``/``.properties`` file); an empty one leaves the config
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,15 +67,18 @@ def _whole_config(text: str) -> dict[str, str]:
     return parse_config_text(text, "json")
 
 
-def sink_config_from_widgets(widgets: Widgets) -> SinkConfig:
-    """The effective sink config: the whole-config widget, overridden by non-empty widgets."""
+def sink_config_from_widgets(
+    widgets: Widgets, secrets: Mapping[str, str] | None = None
+) -> SinkConfig:
+    """The effective sink config: the whole-config widget, overridden by non-empty widgets,
+    plus credentials from :func:`s3connect.secrets.connector_secrets` (never from widgets)."""
     base = _whole_config(widgets.get("connector.config"))
     overrides = {
         name: widgets.get(name)
         for name, _default, _choices, _label in SINK_WIDGETS
         if name != "connector.config" and widgets.get(name).strip()
     }
-    return SinkConfig.from_mapping(base, overrides=overrides)
+    return SinkConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
 
 
 def show_effective_config(config: SinkConfig, show: Callable[[str], None] = print) -> None:

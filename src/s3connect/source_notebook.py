@@ -8,7 +8,7 @@ widget is blank by default, so the whole config's values stand.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from s3connect.notebook import _whole_config
 from s3connect.source_config import SourceConfig
@@ -47,15 +47,18 @@ def declare_source_widgets(widgets: Widgets) -> None:
             widgets.dropdown(name, default, list(choices), label)
 
 
-def source_config_from_widgets(widgets: Widgets) -> SourceConfig:
-    """The effective source config: the whole-config widget, overridden by non-empty widgets."""
+def source_config_from_widgets(
+    widgets: Widgets, secrets: Mapping[str, str] | None = None
+) -> SourceConfig:
+    """The effective source config: the whole-config widget, overridden by non-empty widgets,
+    plus credentials from :func:`s3connect.secrets.connector_secrets` (never from widgets)."""
     base = _whole_config(widgets.get("connector.config"))
     overrides = {
         name: widgets.get(name)
         for name, _default, _choices, _label in SOURCE_WIDGETS
         if name != "connector.config" and widgets.get(name).strip()
     }
-    return SourceConfig.from_mapping(base, overrides=overrides)
+    return SourceConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
 
 
 def show_source_config(config: SourceConfig, show: Callable[[str], None] = print) -> None:
