@@ -46,7 +46,7 @@ lint: install
 
 bench: install
 	$(PY) stack/stack.py up
-	$(PY) bench/run.py $(BENCH_ARGS); rc=$$?; $(PY) stack/stack.py down; exit $$rc
+	$(PY) bench/run.py $(BENCH_ARGS) && $(PY) bench/source.py; rc=$$?; $(PY) stack/stack.py down; exit $$rc
 
 clean: down
 	rm -rf .stack
