@@ -53,6 +53,7 @@ def compact(rows: Iterable[Any]) -> list[bytes]:
     return [json.dumps(r, separators=(",", ":")).encode() for r in rows]
 
 
+@pytest.mark.parametrize("compression", ["none", "gzip"])
 def test_json_round_trip_two_partitions(
     spark: Any,
     make_topic: Callable[..., str],
@@ -61,12 +62,13 @@ def test_json_round_trip_two_partitions(
     bucket: str,
     tmp_path: Path,
     kafka_admin: AdminClient,
+    compression: str,
 ) -> None:
     topic = make_topic("src-json", partitions=2)
     values = {p: compact({"id": i, "p": p, "x": i * 0.5} for i in range(7)) for p in (0, 1)}
     for p, vals in values.items():
         produce(producer, topic, vals, partition=p)
-    sink = sink_keys(topic, bucket, tmp_path)
+    sink = sink_keys(topic, bucket, tmp_path, **{"s3.compression.type": compression})
     run(spark, sink)
     keys = source_keys(sink, tmp_path)
     summary = run_src(spark, keys)
@@ -92,10 +94,16 @@ def connect_json(values: Iterable[Any]) -> list[bytes]:
 @pytest.mark.parametrize(
     ("fmt", "codec"),
     [
+        ("avro", {"avro.codec": "null"}),
         ("avro", {"avro.codec": "snappy"}),
         ("avro", {"avro.codec": "deflate"}),
+        ("avro", {"avro.codec": "bzip2"}),
+        ("parquet", {"parquet.codec": "none"}),
+        ("parquet", {"parquet.codec": "snappy"}),
         ("parquet", {"parquet.codec": "zstd"}),
         ("parquet", {"parquet.codec": "gzip"}),
+        ("parquet", {"parquet.codec": "brotli"}),
+        ("parquet", {"parquet.codec": "lz4"}),
     ],
 )
 def test_schema_formats_round_trip(
@@ -129,7 +137,8 @@ def test_schema_formats_round_trip(
         kafka_admin.delete_topics([dest])
 
 
-def test_bytearray_gzip_round_trip_with_regex_router(
+@pytest.mark.parametrize("compression", ["none", "gzip"])
+def test_bytearray_round_trip_with_regex_router(
     spark: Any,
     make_topic: Callable[..., str],
     producer: Producer,
@@ -137,6 +146,7 @@ def test_bytearray_gzip_round_trip_with_regex_router(
     bucket: str,
     tmp_path: Path,
     kafka_admin: AdminClient,
+    compression: str,
 ) -> None:
     topic = make_topic("src-bytes")
     values = [bytes([i, 0, 255 - i]) * (i + 1) for i in range(9)]
@@ -148,7 +158,7 @@ def test_bytearray_gzip_round_trip_with_regex_router(
         **{
             "format.class": "bytearray",
             "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
-            "s3.compression.type": "gzip",
+            "s3.compression.type": compression,
         },
     )
     run(spark, sink)
