@@ -13,7 +13,7 @@ import fastavro
 import pyarrow as pa
 
 from s3connect.formats._common import file_schema
-from s3connect.formats.connect_avro import avro_schema, avro_schema_json, to_avro_value
+from s3connect.formats.connect_avro import avro_schema, avro_schema_json, compile_to_avro
 from s3connect.records import SinkRecord
 
 __all__ = ["AVRO_CODECS", "AvroFormat"]
@@ -101,8 +101,9 @@ class AvroFormat:
 
         block = io.BytesIO()
         count = 0
+        convert = compile_to_avro(schema)
         for record in records:
-            fastavro.schemaless_writer(block, parsed, to_avro_value(schema, record.value))
+            fastavro.schemaless_writer(block, parsed, convert(record.value))
             count += 1
             if block.tell() >= _SYNC_INTERVAL:
                 self._write_block(out, block, count, sync)
