@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from s3connect.config import SinkConfig, load_config_file, parse_config_text
-from s3connect.widgets import Widgets
+from s3connect.widgets import (
+    FROM_CONFIG,
+    Widgets,
+    WidgetSpec,
+    declare_widgets,
+    widget_overrides,
+)
 
 __all__ = [
     "SINK_WIDGETS",
@@ -24,17 +30,17 @@ __all__ = [
 ]
 
 # (name, default, choices or None, label)
-SINK_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
+SINK_WIDGETS: tuple[WidgetSpec, ...] = (
     ("connector.config", "{}", None, "Whole connector config (JSON)"),
     ("topics", "", None, "Topics (comma-separated)"),
     ("kafka.bootstrap.servers", "", None, "Kafka bootstrap servers"),
     ("s3.bucket.name", "", None, "S3 bucket"),
     ("store.url", "", None, "S3 endpoint URL (blank for AWS; file:// for a local folder)"),
-    ("format.class", "json", ("json", "avro", "parquet", "bytearray"), "Format"),
+    ("format.class", FROM_CONFIG, (FROM_CONFIG, "json", "avro", "parquet", "bytearray"), "Format"),
     (
         "partitioner.class",
-        "default",
-        ("default", "field", "time", "daily", "hourly"),
+        FROM_CONFIG,
+        (FROM_CONFIG, "default", "field", "time", "daily", "hourly"),
         "Partitioner",
     ),
     ("partition.field.name", "", None, "Partition field(s)"),
@@ -42,7 +48,12 @@ SINK_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
     ("timezone", "", None, "Time zone"),
     ("flush.size", "1000", None, "flush.size"),
     ("rotate.interval.ms", "", None, "rotate.interval.ms"),
-    ("s3.compression.type", "none", ("none", "gzip"), "Compression (JSON, ByteArray)"),
+    (
+        "s3.compression.type",
+        FROM_CONFIG,
+        (FROM_CONFIG, "none", "gzip"),
+        "Compression (JSON, ByteArray)",
+    ),
     ("checkpoint.location", "", None, "Checkpoint location"),
     ("trigger", "availableNow", None, "Trigger: availableNow or an interval (e.g. 30 seconds)"),
     ("commit.log.table", "", None, "Commit log Delta table (name or path)"),
@@ -51,11 +62,7 @@ SINK_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
 
 def declare_sink_widgets(widgets: Widgets) -> None:
     """Declare the sink notebook's widgets."""
-    for name, default, choices, label in SINK_WIDGETS:
-        if choices is None:
-            widgets.text(name, default, label)
-        else:
-            widgets.dropdown(name, default, list(choices), label)
+    declare_widgets(widgets, SINK_WIDGETS)
 
 
 def _whole_config(text: str) -> dict[str, str]:
@@ -73,11 +80,7 @@ def sink_config_from_widgets(
     """The effective sink config: the whole-config widget, overridden by non-empty widgets,
     plus credentials from :func:`s3connect.secrets.connector_secrets` (never from widgets)."""
     base = _whole_config(widgets.get("connector.config"))
-    overrides = {
-        name: widgets.get(name)
-        for name, _default, _choices, _label in SINK_WIDGETS
-        if name != "connector.config" and widgets.get(name).strip()
-    }
+    overrides = widget_overrides(widgets, SINK_WIDGETS, skip="connector.config")
     return SinkConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
 
 

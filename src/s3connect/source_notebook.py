@@ -12,7 +12,13 @@ from collections.abc import Callable, Mapping
 
 from s3connect.notebook import _whole_config
 from s3connect.source_config import SourceConfig
-from s3connect.widgets import Widgets
+from s3connect.widgets import (
+    FROM_CONFIG,
+    Widgets,
+    WidgetSpec,
+    declare_widgets,
+    widget_overrides,
+)
 
 __all__ = [
     "SOURCE_WIDGETS",
@@ -22,17 +28,32 @@ __all__ = [
 ]
 
 # (name, default, choices or None, label)
-SOURCE_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
+SOURCE_WIDGETS: tuple[WidgetSpec, ...] = (
     ("connector.config", "{}", None, "Whole connector config (JSON)"),
     ("kafka.bootstrap.servers", "", None, "Kafka bootstrap servers"),
     ("s3.bucket.name", "", None, "S3 bucket"),
     ("store.url", "", None, "S3 endpoint URL (blank for AWS; file:// for a local folder)"),
     ("topics.dir", "", None, "topics.dir (blank: topics)"),
-    ("format.class", "", None, "Format: json, avro, parquet, bytearray (blank: the config's)"),
-    ("value.converter", "", None, "value.converter (json, string, bytearray)"),
-    ("value.converter.schemas.enable", "", None, "value.converter.schemas.enable"),
+    ("format.class", FROM_CONFIG, (FROM_CONFIG, "json", "avro", "parquet", "bytearray"), "Format"),
+    (
+        "value.converter",
+        FROM_CONFIG,
+        (FROM_CONFIG, "json", "string", "bytearray"),
+        "value.converter",
+    ),
+    (
+        "value.converter.schemas.enable",
+        FROM_CONFIG,
+        (FROM_CONFIG, "true", "false"),
+        "value.converter.schemas.enable",
+    ),
     ("topic.prefix", "", None, "Destination topic prefix (blank: copy_of_)"),
-    ("behavior.on.error", "", None, "behavior.on.error: fail, ignore, log (blank: fail)"),
+    (
+        "behavior.on.error",
+        FROM_CONFIG,
+        (FROM_CONFIG, "fail", "ignore", "log"),
+        "behavior.on.error",
+    ),
     ("checkpoint.location", "", None, "Checkpoint location"),
     ("trigger", "", None, "Trigger: availableNow (blank) or an interval (e.g. 30 seconds)"),
 )
@@ -40,11 +61,7 @@ SOURCE_WIDGETS: tuple[tuple[str, str, tuple[str, ...] | None, str], ...] = (
 
 def declare_source_widgets(widgets: Widgets) -> None:
     """Declare the source notebook's widgets."""
-    for name, default, choices, label in SOURCE_WIDGETS:
-        if choices is None:
-            widgets.text(name, default, label)
-        else:
-            widgets.dropdown(name, default, list(choices), label)
+    declare_widgets(widgets, SOURCE_WIDGETS)
 
 
 def source_config_from_widgets(
@@ -53,11 +70,7 @@ def source_config_from_widgets(
     """The effective source config: the whole-config widget, overridden by non-empty widgets,
     plus credentials from :func:`s3connect.secrets.connector_secrets` (never from widgets)."""
     base = _whole_config(widgets.get("connector.config"))
-    overrides = {
-        name: widgets.get(name)
-        for name, _default, _choices, _label in SOURCE_WIDGETS
-        if name != "connector.config" and widgets.get(name).strip()
-    }
+    overrides = widget_overrides(widgets, SOURCE_WIDGETS, skip="connector.config")
     return SourceConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
 
 

@@ -13,7 +13,21 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-__all__ = ["LocalWidgets", "Widgets", "notebook_widgets"]
+__all__ = [
+    "FROM_CONFIG",
+    "LocalWidgets",
+    "WidgetSpec",
+    "Widgets",
+    "declare_widgets",
+    "notebook_widgets",
+    "widget_overrides",
+]
+
+FROM_CONFIG = "(from config)"
+"""Dropdown choice meaning "leave this key to the whole-config widget"."""
+
+WidgetSpec = tuple[str, str, tuple[str, ...] | None, str]
+"""(name, default, dropdown choices or None for a text widget, label)."""
 
 
 class Widgets(Protocol):
@@ -72,3 +86,22 @@ def notebook_widgets(namespace: Mapping[str, Any]) -> Widgets:
     if dbutils is not None:
         return dbutils.widgets  # type: ignore[no-any-return]
     return LocalWidgets()
+
+
+def declare_widgets(widgets: Widgets, spec: Sequence[WidgetSpec]) -> None:
+    """Declare text and dropdown widgets from a spec."""
+    for name, default, choices, label in spec:
+        if choices is None:
+            widgets.text(name, default, label)
+        else:
+            widgets.dropdown(name, default, list(choices), label)
+
+
+def widget_overrides(widgets: Widgets, spec: Sequence[WidgetSpec], skip: str) -> dict[str, str]:
+    """The widgets that set a key: not blank, not :data:`FROM_CONFIG`, not ``skip``."""
+    out: dict[str, str] = {}
+    for name, _default, _choices, _label in spec:
+        value = widgets.get(name)
+        if name != skip and value.strip() and value != FROM_CONFIG:
+            out[name] = value
+    return out
