@@ -132,11 +132,6 @@ _NO_EFFECT_KEYS = frozenset(
 # Keys of features that come in a later release: accepted only at Confluent's default value.
 _LATER: Mapping[str, tuple[str | None, str]] = MappingProxyType(
     {
-        "store.kafka.keys": ("false", "writing record keys"),
-        "store.kafka.headers": ("false", "writing record headers"),
-        "keys.format.class": (FORMAT_CLASSES["avro"], "writing record keys"),
-        "headers.format.class": (FORMAT_CLASSES["avro"], "writing record headers"),
-        "tombstone.encoded.partition": ("tombstone", "writing tombstones"),
         "s3.ssea.name": ("", "server-side encryption"),
         "s3.sse.customer.key": ("", "server-side encryption"),
         "s3.sse.kms.key.id": ("", "server-side encryption"),
@@ -264,7 +259,12 @@ class SinkConfig:
     timezone: str = ""
     timestamp_extractor: Literal["Wallclock", "Record", "RecordField"] = "Wallclock"
     timestamp_field: str = "timestamp"
-    behavior_on_null_values: Literal["fail", "ignore"] = "fail"
+    behavior_on_null_values: Literal["fail", "ignore", "write"] = "fail"
+    tombstone_encoded_partition: str = "tombstone"
+    store_kafka_keys: bool = False
+    store_kafka_headers: bool = False
+    keys_format: Literal["avro", "json", "parquet", "bytearray"] = "avro"
+    headers_format: Literal["avro", "json", "parquet"] = "avro"
     key_converter: Literal["json", "string", "bytearray"] = "json"
     value_converter: Literal["json", "string", "bytearray"] = "json"
     key_converter_schemas_enable: bool = True
@@ -389,6 +389,11 @@ class SinkConfig:
                 "timestamp.extractor": self.timestamp_extractor,
                 "timestamp.field": self.timestamp_field,
                 "behavior.on.null.values": self.behavior_on_null_values,
+                "tombstone.encoded.partition": self.tombstone_encoded_partition,
+                "store.kafka.keys": _bool_text(self.store_kafka_keys),
+                "store.kafka.headers": _bool_text(self.store_kafka_headers),
+                "keys.format.class": FORMAT_CLASSES[self.keys_format],
+                "headers.format.class": FORMAT_CLASSES[self.headers_format],
                 "key.converter": CONVERTER_CLASSES[self.key_converter],
                 "key.converter.schemas.enable": _bool_text(self.key_converter_schemas_enable),
                 "value.converter": CONVERTER_CLASSES[self.value_converter],
@@ -711,6 +716,7 @@ def _build(raw: dict[str, str]) -> SinkConfig:
     _read_rotation(r, kw, cloud)
     _read_partitioner(r, kw, cloud)
     _read_converters(r, kw)
+    _read_keys_headers(r, kw)
     _read_later(r)
     unknown = sorted(k for k in raw if k not in r.used)
     if unknown:
@@ -1136,20 +1142,9 @@ def _read_partitioner(r: _Reader, kw: dict[str, Any], cloud: bool) -> None:
             kw["timestamp_extractor"] = resolved
     if kw["timestamp_extractor"] == "RecordField" and not kw["timestamp_field"]:
         r.invalid("timestamp.field", "", "must name a field for the RecordField extractor")
-    behavior = r.get("behavior.on.null.values")
-    kw["behavior_on_null_values"] = "fail"
-    if behavior is not None:
-        text = behavior.strip().lower()
-        if text in ("fail", "ignore"):
-            kw["behavior_on_null_values"] = text
-        elif text == "write":
-            r.later(
-                "behavior.on.null.values",
-                behavior,
-                "writing tombstones comes in a later release; use fail or ignore",
-            )
-        else:
-            r.invalid("behavior.on.null.values", behavior, "must be one of fail, ignore")
+    kw["behavior_on_null_values"] = r.choice(
+        "behavior.on.null.values", "fail", ("fail", "ignore", "write")
+    )
     compat = r.choice("schema.compatibility", "NONE", ("NONE", "BACKWARD", "FORWARD", "FULL"))
     if compat != "NONE":
         r.later(
@@ -1234,6 +1229,50 @@ def _read_converters(r: _Reader, kw: dict[str, Any]) -> None:
                 r.later(key, value, "Schema Registry converters come in a later release")
             else:
                 r.used.discard(key)  # reported as unknown
+
+
+def _read_keys_headers(r: _Reader, kw: dict[str, Any]) -> None:
+    """``store.kafka.keys`` / ``store.kafka.headers`` and their formats, validated as
+    S3SinkConnectorConfig and S3SinkConnectorValidator do (headers cannot be ByteArray; gzip
+    only with json/bytearray; tombstones need keys)."""
+    kw["store_kafka_keys"] = r.boolean("store.kafka.keys", False)
+    kw["store_kafka_headers"] = r.boolean("store.kafka.headers", False)
+    gzip = kw.get("s3_compression_type") == "gzip"
+    for side, allowed in (
+        ("keys", ("avro", "json", "parquet", "bytearray")),
+        ("headers", ("avro", "json", "parquet")),
+    ):
+        key = f"{side}.format.class"
+        kw[f"{side}_format"] = "avro"
+        value = r.get(key)
+        if value is not None:
+            short = _resolve_class(value, FORMAT_CLASSES)
+            if short is None or short not in allowed:
+                why = " (ByteArrayFormat cannot hold headers)" if short == "bytearray" else ""
+                r.invalid(
+                    key,
+                    value,
+                    "must be one of "
+                    + ", ".join(f"{a} ({FORMAT_CLASSES[a]})" for a in allowed)
+                    + why,
+                )
+            else:
+                kw[f"{side}_format"] = short
+        if gzip and kw[f"store_kafka_{side}"] and kw[f"{side}_format"] not in ("json", "bytearray"):
+            r.problems.append(
+                f"Compression Type gzip not valid for {side} format class: "
+                f"( {FORMAT_CLASSES[kw[f'{side}_format']]} ): set {key} to json or bytearray, "
+                "or s3.compression.type=none"
+            )
+    kw["tombstone_encoded_partition"] = r.string("tombstone.encoded.partition", "tombstone")
+    if kw["behavior_on_null_values"] == "write":
+        if not kw["store_kafka_keys"]:
+            r.problems.append(
+                "behavior.on.null.values=write needs store.kafka.keys=true: Writing Kafka record "
+                "keys to storage is mandatory when tombstone writing is enabled."
+            )
+        if not kw["tombstone_encoded_partition"]:
+            r.invalid("tombstone.encoded.partition", "", "must not be empty")
 
 
 def _read_later(r: _Reader) -> None:

@@ -13,6 +13,7 @@ from s3connect.config import SinkConfig
 from s3connect.converters import make_converter
 from s3connect.errors import ConversionError
 from s3connect.formats import Format, make_format
+from s3connect.formats.views import ViewFormat
 from s3connect.naming import object_key
 from s3connect.partitioners import (
     DailyPartitioner,
@@ -36,14 +37,15 @@ __all__ = [
     "build_format",
     "build_partitioner",
     "build_storage",
+    "build_view_formats",
     "build_writer_context",
     "schema_key",
 ]
 
 
-def build_format(config: SinkConfig) -> Format:
-    """The file format of ``format.class`` with its codec options."""
-    match config.format:
+def build_format(config: SinkConfig, fmt: str | None = None) -> Format:
+    """The file format of ``format.class`` (or ``fmt``) with its codec options."""
+    match fmt or config.format:
         case "avro":
             return make_format("avro", codec=config.avro_codec)
         case "parquet":
@@ -63,7 +65,22 @@ def build_format(config: SinkConfig) -> Format:
                 compression=config.s3_compression_type,
                 level=config.s3_compression_level,
             )
-    raise AssertionError(config.format)
+    raise AssertionError(fmt or config.format)
+
+
+def build_view_formats(config: SinkConfig) -> tuple[ViewFormat | None, ViewFormat | None]:
+    """The keys and headers file formats (``store.kafka.keys`` / ``store.kafka.headers``)."""
+    keys = (
+        ViewFormat(build_format(config, config.keys_format), "keys", config.keys_format)
+        if config.store_kafka_keys
+        else None
+    )
+    headers = (
+        ViewFormat(build_format(config, config.headers_format), "headers", config.headers_format)
+        if config.store_kafka_headers
+        else None
+    )
+    return keys, headers
 
 
 def build_extractor(config: SinkConfig) -> TimestampExtractor:
@@ -169,7 +186,12 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             ) from exc  # fmt: skip
         try:
             key, key_schema = key_converter.to_connect(raw.topic, raw.key)
-        except ValueError:
+        except ValueError as exc:
+            if config.store_kafka_keys:
+                raise ConversionError(
+                    f"key could not be converted by {config.key_converter} converter: {exc}",
+                    topic=raw.topic, partition=raw.partition, offset=raw.offset,
+                ) from exc  # fmt: skip
             # Confluent's sink converts keys too; a key the value format does not store must not
             # fail the record, so keep it raw.
             key, key_schema = raw.key, None
@@ -203,6 +225,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             extension=ext,
         )
 
+    keys_format, headers_format = build_view_formats(config)
     return WriterContext(
         convert=convert,
         encode_partition=partitioner.encode_partition,
@@ -219,4 +242,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             timezone=config.timezone or None,
         ),
         null_values=config.behavior_on_null_values,
+        keys_format=keys_format,
+        headers_format=headers_format,
+        tombstone_partition=config.tombstone_encoded_partition,
     )

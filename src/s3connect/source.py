@@ -45,6 +45,7 @@ from s3connect.source_offsets import (
 )
 from s3connect.source_reader import (
     Listing,
+    key_serializer_for,
     list_objects,
     read_object,
     source_storage,
@@ -108,15 +109,24 @@ def check_destinations(config: SourceConfig, listing: Listing) -> dict[str, tupl
     return needed
 
 
-def _batch(work: _Work, keys: list[bytes | None], values: list[bytes | None]) -> pa.RecordBatch:
+def _batch(
+    work: _Work,
+    keys: list[bytes | None],
+    values: list[bytes | None],
+    headers: list[tuple[tuple[str, bytes | None], ...]],
+) -> pa.RecordBatch:
     n = len(values)
+    header_type = _ARROW_SCHEMA.field("headers").type
     return pa.RecordBatch.from_arrays(
         [
             pa.array([work.destination] * n, pa.string()),
             pa.array([work.partition] * n, pa.int32()),
             pa.array(keys, pa.binary()),
             pa.array(values, pa.binary()),
-            pa.nulls(n, _ARROW_SCHEMA.field("headers").type),
+            pa.array(
+                [[{"key": k, "value": v} for k, v in h] if h else None for h in headers],
+                header_type,
+            ),
         ],
         schema=_ARROW_SCHEMA,
     )
@@ -204,8 +214,10 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         work: _Work = partition.value
         storage = source_storage(self.config)
         serializer = value_serializer(self.config)
+        key_serializer = key_serializer_for(self.config)
         keys: list[bytes | None] = []
         values: list[bytes | None] = []
+        headers: list[tuple[tuple[str, bytes | None], ...]] = []
         for piece in work.slices:
             for record in read_object(
                 storage,
@@ -216,14 +228,16 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 stop=piece.stop,
                 bound=piece.bound,
                 serializer=serializer,
+                key_serializer=key_serializer,
             ):
                 keys.append(record.key)
                 values.append(record.value)
+                headers.append(record.headers)
                 if len(values) >= _BATCH_ROWS:
-                    yield _batch(work, keys, values)
-                    keys, values = [], []
+                    yield _batch(work, keys, values, headers)
+                    keys, values, headers = [], [], []
         if values:
-            yield _batch(work, keys, values)
+            yield _batch(work, keys, values, headers)
 
     def commit(self, end: dict[str, Any]) -> None:
         """Nothing to clean up: S3 objects stay (the sink owns them)."""

@@ -153,6 +153,8 @@ def plan_slices(
         flush_size: ``flush.size`` when known: no object holds more records.
     """
     slices: list[ObjectSlice] = []
+    # Tombstone files (their own encoded partition) interleave offsets with the value files.
+    contiguous = contiguous and not any(o.tombstones for o in objects)
     for i, obj in enumerate(objects):
         if not _after(obj, start):
             continue

@@ -9,8 +9,14 @@ ignore / log: skipped, and the log says which). Objects are grouped by (topic, p
 ordered by (start offset, key).
 
 Keys and headers companion objects (``<topic>+<partition>+<offset>.keys.<ext>``,
-``.headers.<ext>``) are found and attached to their value object (:class:`SourceObject`), but
-not read yet: records are published without key or headers.
+``.headers.<ext>``, written by ``store.kafka.keys`` / ``store.kafka.headers``) are attached to
+their value object (:class:`SourceObject`) and read with it: each record gets its key, serialized
+with ``key.converter`` (the sink's key converter gives the original bytes), and its headers (the
+stored text as UTF-8 bytes, as ``SimpleHeaderConverter`` writes a string header). Their format is
+told by their extension (``keys.format.class`` may differ from ``format.class``). A keys object
+without a value object is a file of tombstones (``behavior.on.null.values=write`` writes no value
+file in ``tombstone.encoded.partition``): its records are published with a null value. Kafka
+timestamps are not restored: Confluent's sink stores them nowhere.
 
 A ByteArray object whose records contain the separator is split into more records than it
 holds. That is detected when the object's record count exceeds its bound: ``flush.size`` (when
@@ -27,10 +33,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from s3connect.errors import SourceObjectError
-from s3connect.formats.readers import read_file
+from s3connect.formats.readers import FileRecords, read_file
+from s3connect.formats.views import unwrap_headers, unwrap_keys
 from s3connect.naming import parse_object_key
+from s3connect.schema import ConnectSchema, Type
 from s3connect.source_config import SourceConfig
 from s3connect.source_convert import Serializer, make_serializer
 from s3connect.storage import S3Settings, Storage, make_storage
@@ -39,6 +48,8 @@ __all__ = [
     "Listing",
     "SourceObject",
     "SourceRecord",
+    "companion_format",
+    "key_serializer_for",
     "list_objects",
     "read_object",
     "source_storage",
@@ -60,6 +71,8 @@ class SourceObject:
     extension: str
     keys_key: str | None = None
     headers_key: str | None = None
+    tombstones: bool = False
+    """A keys object with no value object: its records are tombstones (null values)."""
 
     @property
     def order(self) -> tuple[int, str]:
@@ -169,9 +182,30 @@ def list_objects(storage: Storage, config: SourceConfig) -> Listing:
             companions[_companion_base(item)] = item
     for obj in found:
         base = obj.key[: len(obj.key) - len(obj.extension)]
-        keys_key, headers_key = companions.get((base, "keys")), companions.get((base, "headers"))
+        keys_key = companions.pop((base, "keys"), None)
+        headers_key = companions.pop((base, "headers"), None)
         if keys_key or headers_key:
             obj = dataclasses.replace(obj, keys_key=keys_key, headers_key=headers_key)
+        listing.objects.setdefault((obj.topic, obj.partition), []).append(obj)
+    for (base, kind), key in companions.items():
+        if kind != "keys":
+            continue
+        parsed = parse_object_key(
+            key,
+            topics_dir=config.topics_dir,
+            directory_delim=config.directory_delim,
+            file_delim=config.file_delim,
+        )
+        obj = SourceObject(
+            key=key,
+            topic=parsed.topic,
+            partition=parsed.kafka_partition,
+            start_offset=parsed.start_offset,
+            extension=key[len(base) :],
+            keys_key=key,
+            headers_key=companions.get((base, "headers")),
+            tombstones=True,
+        )
         listing.objects.setdefault((obj.topic, obj.partition), []).append(obj)
     for objs in listing.objects.values():
         objs.sort(key=lambda o: o.order)
@@ -188,6 +222,37 @@ def source_storage(config: SourceConfig) -> Storage:
     return _storage(config.s3_settings())
 
 
+def companion_format(extension: str, config: SourceConfig) -> str:
+    """The format of a keys/headers object from its extension (``.keys.avro`` -> ``avro``)."""
+    ext = _COMPANION.sub(r"\2", extension) if _COMPANION.search(extension) else extension
+    if ext.endswith(".avro"):
+        return "avro"
+    if ext.endswith(".parquet"):
+        return "parquet"
+    if ext in (".json", ".json.gz"):
+        return "json"
+    return "bytearray"
+
+
+def _companion_values(
+    storage: Storage, config: SourceConfig, key: str
+) -> tuple[str, ConnectSchema | None, list[Any]]:
+    """(format, schema, values) of a keys or headers object."""
+    m = _COMPANION.search(key)
+    assert m is not None
+    ext = m.group(2)
+    fmt = companion_format(ext, config)
+    file = read_file(fmt, storage.read(key), ext, b"\n")
+    return fmt, file.schema, file.values
+
+
+def _key_schema(fmt: str, schema: ConnectSchema | None) -> ConnectSchema | None:
+    if schema is not None and fmt == "parquet" and schema.type is Type.STRUCT:
+        field = schema.field("key")
+        return field.schema if field is not None else None
+    return schema
+
+
 def read_object(
     storage: Storage,
     config: SourceConfig,
@@ -198,6 +263,7 @@ def read_object(
     stop: int | None = None,
     bound: int | None = None,
     serializer: Serializer | None = None,
+    key_serializer: Serializer | None = None,
 ) -> Iterator[SourceRecord]:
     """The records ``skip`` .. ``stop`` of ``obj``, serialized for topic ``destination``.
 
@@ -206,18 +272,40 @@ def read_object(
     :class:`~s3connect.errors.SourceObjectError`; ignore/log skip the object or record.
     """
     serialize = serializer or value_serializer(config)
+    serialize_key = key_serializer or key_serializer_for(config)
+    keys: list[Any] | None = None
+    key_schema: ConnectSchema | None = None
+    headers: list[tuple[tuple[str, bytes | None], ...]] | None = None
     try:
-        file = read_file(
-            config.format,
-            storage.read(obj.key),
-            obj.extension,
-            config.format_bytearray_separator.encode("utf-8"),
-        )
-    except ValueError as exc:
+        if obj.keys_key is not None:
+            fmt, schema, values = _companion_values(storage, config, obj.keys_key)
+            keys, key_schema = unwrap_keys(fmt, values), _key_schema(fmt, schema)
+        if obj.headers_key is not None:
+            fmt, _schema, values = _companion_values(storage, config, obj.headers_key)
+            headers = unwrap_headers(fmt, values)
+        if obj.tombstones:
+            assert keys is not None
+            file = FileRecords(None, [None] * len(keys))
+        else:
+            file = read_file(
+                config.format,
+                storage.read(obj.key),
+                obj.extension,
+                config.format_bytearray_separator.encode("utf-8"),
+            )
+    except (ValueError, KeyError, TypeError) as exc:
         handle(config, str(exc), obj.key)
         return
     count = len(file.values)
-    if bound is not None and count > bound and config.format == "bytearray":
+    for name, companion in (("keys", keys), ("headers", headers)):
+        if companion is not None and len(companion) != count:
+            handle(
+                config,
+                f"its {name} object holds {len(companion)} records, the value object {count}",
+                obj.key,
+            )
+            return
+    if bound is not None and count > bound and config.format == "bytearray" and not obj.tombstones:
         handle(
             config,
             f"ByteArray object splits into {count} records at separator "
@@ -231,10 +319,26 @@ def read_object(
     for index in range(skip, end):
         try:
             value = serialize(destination, file.schema, file.values[index])
+            key = None if keys is None else serialize_key(destination, key_schema, keys[index])
         except ValueError as exc:
             handle(config, f"record {index}: {exc}", obj.key)
             continue
-        yield SourceRecord(destination, obj.partition, None, value, obj.key, index)
+        yield SourceRecord(
+            destination,
+            obj.partition,
+            key,
+            value,
+            obj.key,
+            index,
+            () if headers is None else headers[index],
+        )
+
+
+def key_serializer_for(config: SourceConfig) -> Serializer:
+    """The configured ``key.converter``'s serializer."""
+    return make_serializer(
+        config.key_converter, schemas_enable=config.key_converter_schemas_enable, is_key=True
+    )
 
 
 def value_serializer(config: SourceConfig) -> Serializer:

@@ -5,6 +5,20 @@ It converts each raw Kafka record, asks the partitioner for its encoded partitio
 each committed file through the format to storage. It has no Spark in it: the streaming layer
 feeds it records in offset order and persists :meth:`TopicPartitionWriter.snapshot` (rotator
 state plus the records of still-open files) in checkpointed state, so open files survive restarts.
+
+Keys and headers (``store.kafka.keys`` / ``store.kafka.headers``) are written as Confluent's
+``KeyValueHeaderRecordWriterProvider`` writes them: for each committed file, the value file
+``<name><ext>`` then ``<name>.keys<keys ext>`` and ``<name>.headers<headers ext>``, same start
+offset, same records, so they rotate together. Each object is atomic (multipart upload completed
+on close); a failure on any of them fails the batch, and a replay rewrites identical objects.
+With ``behavior.on.null.values=write`` a tombstone goes to the encoded partition
+``tombstone.encoded.partition`` (Confluent's ``TombstoneSupportedPartitioner``), whose files hold
+no value file: only keys (and headers). A record without a key (keys stored) or without headers
+(headers stored) fails, as in Confluent ("Key cannot be null", "Headers cannot be null").
+
+The commit log gets one row per written file: its value object, or its keys object in the
+tombstone partition. The companion objects' names follow from it (``.keys`` / ``.headers``
+inserted before the extension) and are not logged separately, so record counts add up.
 """
 
 from __future__ import annotations
@@ -75,6 +89,9 @@ class WriterContext:
         storage: Where files go.
         policy: Rotation settings.
         null_values: ``behavior.on.null.values``.
+        keys_format: Writes the keys file (``store.kafka.keys``), or None.
+        headers_format: Writes the headers file (``store.kafka.headers``), or None.
+        tombstone_partition: ``tombstone.encoded.partition`` (used with ``null_values=write``).
     """
 
     convert: Callable[[RawRecord], SinkRecord]
@@ -85,7 +102,10 @@ class WriterContext:
     object_key: Callable[[str, str, int, int, str], str]
     storage: Storage
     policy: RotationPolicy
-    null_values: Literal["fail", "ignore"] = "fail"
+    null_values: Literal["fail", "ignore", "write"] = "fail"
+    keys_format: RecordFormat | None = None
+    headers_format: RecordFormat | None = None
+    tombstone_partition: str = "tombstone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,17 +185,20 @@ class TopicPartitionWriter:
         committed: list[CommittedObject] = []
         for raw in records:
             record = ctx.convert(raw)
-            if record.value is None:
+            tombstone = record.value is None
+            if tombstone:
                 if ctx.null_values == "ignore":
                     continue
-                raise RecordError(
-                    "null (tombstone) value and behavior.on.null.values=fail; set it to "
-                    "'ignore' to skip such records",
-                    topic=raw.topic,
-                    partition=raw.partition,
-                    offset=raw.offset,
-                )
-            encoded = ctx.encode_partition(record, now_ms)
+                if ctx.null_values == "fail":
+                    raise RecordError(
+                        "null (tombstone) value and behavior.on.null.values=fail; set it to "
+                        "'ignore' to skip such records or 'write' to store their keys",
+                        topic=raw.topic,
+                        partition=raw.partition,
+                        offset=raw.offset,
+                    )
+            self._check_views(raw, record)
+            encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
             timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
             commits = self._rotator.offer(
                 raw.offset,
@@ -194,6 +217,17 @@ class TopicPartitionWriter:
                 if not commit.before_record:
                     committed += self._flush(commit)
         return committed
+
+    def _check_views(self, raw: RawRecord, record: SinkRecord) -> None:
+        """KeyValueHeaderRecordWriterProvider's checks, before anything is written."""
+        ctx = self._ctx
+        problem = None
+        if ctx.keys_format is not None and record.key is None:
+            problem = "Key cannot be null (store.kafka.keys=true)"
+        elif ctx.headers_format is not None and not record.headers:
+            problem = "Headers cannot be null (store.kafka.headers=true and the record has none)"
+        if problem is not None:
+            raise RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
 
     def on_timer(self, now_ms: int) -> list[CommittedObject]:
         """Commit on time without new records (scheduled rotation of an idle partition)."""
@@ -250,10 +284,19 @@ class TopicPartitionWriter:
         ctx = self._ctx
         records = [p.converted if p.converted is not None else ctx.convert(p.raw) for p in pending]
         start, end = pending[0].raw.offset, pending[-1].raw.offset
-        key = ctx.object_key(self._topic, encoded, self._partition, start, ctx.format.extension)
-        with ctx.storage.open_write(key) as out:
-            counter = _CountingWriter(out)
-            ctx.format.write(records, counter)  # type: ignore[arg-type]
+        tombstones = ctx.null_values == "write" and encoded == ctx.tombstone_partition
+        written: list[tuple[str, int]] = []
+        # Value file first, then keys, then headers, as KeyValueHeaderRecordWriterProvider
+        # commits them; the tombstone partition has no value file.
+        for fmt in (None if tombstones else ctx.format, ctx.keys_format, ctx.headers_format):
+            if fmt is None:
+                continue
+            key = ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
+            with ctx.storage.open_write(key) as out:
+                counter = _CountingWriter(out)
+                fmt.write(records, counter)  # type: ignore[arg-type]
+            written.append((key, counter.count))
+        key, size = written[0]
         return CommittedObject(
             key=key,
             topic=self._topic,
@@ -262,5 +305,5 @@ class TopicPartitionWriter:
             start_offset=start,
             end_offset=end,
             record_count=len(records),
-            bytes=counter.count,
+            bytes=size,
         )

@@ -548,14 +548,11 @@ def test_unknown_keys_listed() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("store.kafka.keys", "true"),
-        ("store.kafka.headers", "true"),
         ("s3.ssea.name", "AES256"),
         ("s3.sse.kms.key.id", "k"),
         ("errors.tolerance", "all"),
         ("errors.deadletterqueue.topic.name", "dlq"),
         ("transforms", "a"),
-        ("behavior.on.null.values", "write"),
         ("schema.compatibility", "BACKWARD"),
         ("value.converter", "io.confluent.connect.avro.AvroConverter"),
         ("key.converter", "io.confluent.connect.protobuf.ProtobufConverter"),
@@ -579,6 +576,48 @@ def test_later_keys_at_confluent_default_accepted() -> None:
         }
     )
     assert c.behavior_on_null_values == "fail"
+
+
+def test_keys_headers_and_tombstones() -> None:
+    c = with_keys(
+        {
+            "store.kafka.keys": "true",
+            "store.kafka.headers": "true",
+            "keys.format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+            "headers.format.class": "json",
+            "behavior.on.null.values": "write",
+            "tombstone.encoded.partition": "deleted",
+        }
+    )
+    assert (c.store_kafka_keys, c.store_kafka_headers) == (True, True)
+    assert (c.keys_format, c.headers_format) == ("bytearray", "json")
+    assert (c.behavior_on_null_values, c.tombstone_encoded_partition) == ("write", "deleted")
+    d = c.describe()
+    assert d["keys.format.class"] == "io.confluent.connect.s3.format.bytearray.ByteArrayFormat"
+    assert d["headers.format.class"] == "io.confluent.connect.s3.format.json.JsonFormat"
+    assert d["tombstone.encoded.partition"] == "deleted"
+    defaults = with_keys({})
+    assert (defaults.store_kafka_keys, defaults.keys_format, defaults.headers_format) == (
+        False,
+        "avro",
+        "avro",
+    )
+    assert defaults.tombstone_encoded_partition == "tombstone"
+
+
+def test_keys_headers_rules_as_confluent_validator() -> None:
+    msg = problems({"store.kafka.headers": "true", "headers.format.class": "bytearray"})
+    assert "headers.format.class=bytearray is invalid" in msg
+    assert "ByteArrayFormat cannot hold headers" in msg
+    msg = problems({"behavior.on.null.values": "write"})
+    assert "Writing Kafka record keys to storage is mandatory" in msg
+    msg = problems(
+        {"store.kafka.keys": "true", "s3.compression.type": "gzip", "format.class": "json"}
+    )
+    assert "Compression Type gzip not valid for keys format class" in msg
+    assert "behavior.on.null.values=drop is invalid" in problems(
+        {"behavior.on.null.values": "drop"}
+    )
 
 
 def test_sr_converter_subkeys_not_double_reported() -> None:

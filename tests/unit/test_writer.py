@@ -106,3 +106,146 @@ def test_pending_codec_round_trips_headers_and_nulls() -> None:
     raw = RawRecord("t", 2, 41, None, None, b"v", (("h", b"1"), ("n", None)))
     decoded = decode_pending("t", 2, encode_pending([PendingRecord(raw, "partition=2")]))
     assert [(p.raw, p.encoded_partition) for p in decoded] == [(raw, "partition=2")]
+
+
+def _kv(
+    offset: int, key: bytes | None, value: bytes | None, *headers: tuple[str, bytes]
+) -> RawRecord:
+    return RawRecord("t", 0, offset, 1_700_000_000_000 + offset, key, value, tuple(headers))
+
+
+def _all_files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*.*"))}
+
+
+def test_keys_and_headers_files_beside_the_value_file(tmp_path: Path) -> None:
+    ctx = build_writer_context(
+        _config(
+            tmp_path,
+            **{
+                "store.kafka.keys": "true",
+                "store.kafka.headers": "true",
+                "keys.format.class": "bytearray",
+                "headers.format.class": "json",
+                "key.converter": "bytearray",
+                "flush.size": "2",
+            },
+        )
+    )
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    records = [
+        _kv(5, b"k1", b'{"i":1}', ("h", b"a"), ("h", b"b")),
+        _kv(6, b"k2", b'{"i":2}', ("x", b"1")),
+    ]
+    committed = writer.write(records, 0)
+    assert [(o.key, o.record_count) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000005.json", 2)
+    ]
+    assert _all_files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000005.json": b'{"i":1}\n{"i":2}\n',
+        "topics/t/partition=0/t+0+0000000005.keys.bin": b"k1\nk2\n",
+        "topics/t/partition=0/t+0+0000000005.headers.json": (
+            b'{"headers":[{"key":"h","value":"a"},{"key":"h","value":"b"}]}\n'
+            b'{"headers":[{"key":"x","value":"1"}]}\n'
+        ),
+    }
+
+
+def test_avro_keys_and_headers_files(tmp_path: Path) -> None:
+    import io
+
+    import fastavro
+
+    ctx = build_writer_context(
+        _config(
+            tmp_path,
+            **{
+                "store.kafka.keys": "true",
+                "store.kafka.headers": "true",
+                "key.converter": "string",
+                "flush.size": "2",
+            },
+        )
+    )
+    TopicPartitionWriter(ctx, "t", 0).write(
+        [_kv(0, b"a", b"1", ("h", b"x")), _kv(1, b"b", b"2", ("h", b"y"), ("g", b"z"))], 0
+    )
+    out = tmp_path / "out" / "topics/t/partition=0"
+    keys = fastavro.reader(io.BytesIO((out / "t+0+0000000000.keys.avro").read_bytes()))
+    assert keys.writer_schema == ["null", "string"]  # StringConverter: optional string
+    assert list(keys) == ["a", "b"]
+    headers = fastavro.reader(io.BytesIO((out / "t+0+0000000000.headers.avro").read_bytes()))
+    assert headers.writer_schema == {
+        "type": "array",
+        "items": {
+            "type": "record",
+            "name": "io.confluent.connect.avro.ConnectDefault",
+            "fields": [{"name": "key", "type": "string"}, {"name": "value", "type": "string"}],
+        },
+    }
+    assert list(headers) == [
+        [{"key": "h", "value": "x"}],
+        [{"key": "h", "value": "y"}, {"key": "g", "value": "z"}],
+    ]
+
+
+def test_tombstones_written_to_their_encoded_partition(tmp_path: Path) -> None:
+    ctx = build_writer_context(
+        _config(
+            tmp_path,
+            **{
+                "store.kafka.keys": "true",
+                "keys.format.class": "json",
+                "key.converter": "string",
+                "behavior.on.null.values": "write",
+                "flush.size": "3",
+            },
+        )
+    )
+    committed = TopicPartitionWriter(ctx, "t", 0).write(
+        [_kv(0, b"a", b'{"i":0}'), _kv(1, b"b", None), _kv(2, b"c", b'{"i":2}')], 0
+    )
+    assert [(o.key, o.encoded_partition, o.record_count) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000000.json", "partition=0", 2),
+        ("topics/t/tombstone/t+0+0000000001.keys.json", "tombstone", 1),
+    ]
+    assert _all_files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000000.json": b'{"i":0}\n{"i":2}\n',
+        "topics/t/partition=0/t+0+0000000000.keys.json": b'"a"\n"c"\n',
+        "topics/t/tombstone/t+0+0000000001.keys.json": b'"b"\n',
+    }
+
+
+def test_null_key_or_no_headers_fail_as_confluent(tmp_path: Path) -> None:
+    keys = build_writer_context(_config(tmp_path, **{"store.kafka.keys": "true"}))
+    with pytest.raises(RecordError, match=r"Key cannot be null.*offset=3"):
+        TopicPartitionWriter(keys, "t", 0).write([_kv(3, None, b"{}")], 0)
+    headers = build_writer_context(_config(tmp_path, **{"store.kafka.headers": "true"}))
+    with pytest.raises(RecordError, match=r"Headers cannot be null.*offset=4"):
+        TopicPartitionWriter(headers, "t", 0).write([_kv(4, b"k", b"{}")], 0)
+
+
+def test_parquet_keys_are_enveloped(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    ctx = build_writer_context(
+        _config(
+            tmp_path,
+            **{
+                "store.kafka.keys": "true",
+                "store.kafka.headers": "true",
+                "keys.format.class": "parquet",
+                "headers.format.class": "parquet",
+                "key.converter": "string",
+                "flush.size": "1",
+            },
+        )
+    )
+    TopicPartitionWriter(ctx, "t", 0).write([_kv(0, b"a", b"1", ("h", b"x"))], 0)
+    out = tmp_path / "out" / "topics/t/partition=0"
+    keys = pq.ParquetFile(out / "t+0+0000000000.keys.snappy.parquet").read()
+    assert keys.to_pylist() == [{"key": "a"}]
+    assert b'"name":"RecordKey"' in keys.schema.metadata[b"parquet.avro.schema"]
+    headers = pq.ParquetFile(out / "t+0+0000000000.headers.snappy.parquet").read()
+    assert headers.to_pylist() == [{"headers": [{"key": "h", "value": "x"}]}]
+    assert b'"name":"RecordHeaders"' in headers.schema.metadata[b"parquet.avro.schema"]
