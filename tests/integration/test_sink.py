@@ -580,8 +580,8 @@ def test_behavior_on_null_values_fail_names_the_record(
     first_line = str(info.value).split("\n", 1)[0]
     assert first_line == (
         "the sink query failed: s3connect.errors.RecordError: null (tombstone) value and "
-        "behavior.on.null.values=fail; set it to 'ignore' to skip such records "
-        f"(topic='{t}', partition=0, offset=2)"
+        "behavior.on.null.values=fail; set it to 'ignore' to skip such records or 'write' to "
+        f"store their keys (topic='{t}', partition=0, offset=2)"
     )
     # As in Confluent, the file that flush.size closed before the tombstone is in S3.
     assert objects(s3, bucket) == {
