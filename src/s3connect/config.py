@@ -16,6 +16,8 @@ each key, its value and what is allowed. Secret values never appear in messages 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -28,10 +30,13 @@ from s3connect.errors import ConfigError
 from s3connect.timeformat import JodaFormatter, JodaZone, validate_pattern
 
 __all__ = [
+    "CANNED_ACLS",
     "CONVERTER_CLASSES",
+    "CREDENTIALS_PROVIDER_CLASSES",
     "FORMAT_CLASSES",
     "HIDDEN",
     "PARTITIONER_CLASSES",
+    "SSE_ALGORITHMS",
     "TIMESTAMP_EXTRACTOR_CLASSES",
     "SinkConfig",
     "load_config_file",
@@ -98,6 +103,38 @@ _INT_MAX = 2**31 - 1
 _LONG_MAX = 2**63 - 1
 _PART_SIZE_MIN = 5 * 1024 * 1024
 
+# S3SinkConnectorConfig's SSEA_CONFIG validator: "" or an SDK SSEAlgorithm (case-sensitive).
+SSE_ALGORITHMS = ("AES256", "aws:kms")
+# CannedAclValidator: the SDK's CannedAccessControlList header values (case-sensitive).
+CANNED_ACLS = (
+    "private",
+    "public-read",
+    "public-read-write",
+    "authenticated-read",
+    "log-delivery-write",
+    "bucket-owner-read",
+    "bucket-owner-full-control",
+    "aws-exec-read",
+)
+CREDENTIALS_PROVIDER_CLASSES: Mapping[str, str] = MappingProxyType(
+    {
+        "default": "com.amazonaws.auth.DefaultAWSCredentialsProviderChain",
+        "assume_role": "io.confluent.connect.s3.auth.AwsAssumeRoleCredentialsProvider",
+    }
+)
+"""Supported ``s3.credentials.provider.class`` values (short name -> class)."""
+_DEFAULT_CHAIN_ALIASES = frozenset(
+    {
+        "com.amazonaws.auth.DefaultAWSCredentialsProviderChain",
+        "software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider",
+    }
+)
+_STS_PREFIX = "s3.credentials.provider."
+# AwsAssumeRoleCredentialsProvider's STS_CONFIG_DEF (under s3.credentials.provider.).
+_STS_KEYS = ("sts.role.arn", "sts.role.session.name", "sts.role.external.id", "sts.region")
+_SESSION_NAME_RE = re.compile(r"^[\w+=,.@-]{2,64}$")
+_EXTERNAL_ID_RE = re.compile(r"^[\w+=,.@:/-]{2,1224}$")
+
 # Confluent Cloud's names for formats, used by output.data.format and compression.codec.
 _CLOUD_FORMATS = {"AVRO": "avro", "JSON": "json", "PARQUET": "parquet", "BYTES": "bytearray"}
 _CLOUD_ONLY_KEYS = frozenset(
@@ -132,18 +169,8 @@ _NO_EFFECT_KEYS = frozenset(
 # Keys of features that come in a later release: accepted only at Confluent's default value.
 _LATER: Mapping[str, tuple[str | None, str]] = MappingProxyType(
     {
-        "s3.ssea.name": ("", "server-side encryption"),
-        "s3.sse.customer.key": ("", "server-side encryption"),
-        "s3.sse.kms.key.id": ("", "server-side encryption"),
-        "s3.acl.canned": (None, "canned ACLs"),
-        "s3.object.tagging": ("false", "object tagging"),
-        "s3.object.tagging.key.value.pairs": ("", "object tagging"),
-        "s3.object.behavior.on.tagging.error": ("ignore", "object tagging"),
+        "s3.object.tagging.key.value.pairs": ("", "extra object tags"),
         "s3.schema.partition.affix.type": ("none", "schema-name path affixes"),
-        "s3.credentials.provider.class": (
-            "com.amazonaws.auth.DefaultAWSCredentialsProviderChain",
-            "credentials provider classes",
-        ),
         "s3.proxy.url": ("", "S3 proxies"),
         "s3.proxy.user": (None, "S3 proxies"),
         "s3.proxy.password": (None, "S3 proxies"),
@@ -160,7 +187,7 @@ _LATER: Mapping[str, tuple[str | None, str]] = MappingProxyType(
     }
 )
 # Sub-keys of the features above; consumed without a second message.
-_LATER_PREFIXES = ("transforms.", "predicates.", "s3.credentials.provider.")
+_LATER_PREFIXES = ("transforms.", "predicates.")
 
 # Kafka consumer properties that Spark's Kafka source refuses (it manages them itself).
 _SPARK_MANAGED = frozenset(
@@ -230,6 +257,21 @@ class SinkConfig:
     s3_part_size: int = 26_214_400
     s3_part_retries: int = 3
     s3_retry_backoff_ms: int = 200
+    s3_ssea_name: str = ""
+    """``""`` (none), ``AES256`` (SSE-S3, or SSE-C with a customer key) or ``aws:kms``."""
+    s3_sse_kms_key_id: str = ""
+    s3_sse_customer_key: str | None = None
+    """Base64 of a 256-bit key (secret); used only with ``s3.ssea.name=AES256``."""
+    s3_acl_canned: str | None = None
+    s3_object_tagging: bool = False
+    s3_object_behavior_on_tagging_error: Literal["ignore", "fail"] = "ignore"
+    s3_credentials_provider: Literal["default", "assume_role"] = "default"
+    sts_role_arn: str | None = None
+    sts_role_session_name: str | None = None
+    sts_role_external_id: str | None = None
+    sts_region: str | None = None
+    sts_endpoint_url: str | None = None
+    """Our key: the STS endpoint for assume-role (AWS's own when unset)."""
     topics_dir: str = "topics"
     directory_delim: str = "/"
     file_delim: str = "+"
@@ -357,11 +399,28 @@ class SinkConfig:
             d["aws.access.key.id"] = self.aws_access_key_id
         if self.aws_secret_access_key is not None:
             d["aws.secret.access.key"] = self.aws_secret_access_key
+        if self.s3_sse_customer_key is not None:
+            d["s3.sse.customer.key"] = self.s3_sse_customer_key
+        if self.s3_acl_canned is not None:
+            d["s3.acl.canned"] = self.s3_acl_canned
+        for name in _STS_KEYS:
+            value = getattr(self, name.replace(".", "_"))
+            if value is not None:
+                d[_STS_PREFIX + name] = value
+        if self.sts_endpoint_url is not None:
+            d["sts.endpoint.url"] = self.sts_endpoint_url
         d.update(
             {
                 "s3.part.size": str(self.s3_part_size),
                 "s3.part.retries": str(self.s3_part_retries),
                 "s3.retry.backoff.ms": str(self.s3_retry_backoff_ms),
+                "s3.ssea.name": self.s3_ssea_name,
+                "s3.sse.kms.key.id": self.s3_sse_kms_key_id,
+                "s3.object.tagging": _bool_text(self.s3_object_tagging),
+                "s3.object.behavior.on.tagging.error": self.s3_object_behavior_on_tagging_error,
+                "s3.credentials.provider.class": CREDENTIALS_PROVIDER_CLASSES[
+                    self.s3_credentials_provider
+                ],
                 "topics.dir": self.topics_dir,
                 "directory.delim": self.directory_delim,
                 "file.delim": self.file_delim,
@@ -712,6 +771,7 @@ def _build(raw: dict[str, str]) -> SinkConfig:
     _read_framework(r, kw)
     _read_kafka(r, kw)
     _read_s3(r, kw)
+    _read_s3_security(r, kw)
     _read_format(r, kw)
     _read_rotation(r, kw, cloud)
     _read_partitioner(r, kw, cloud)
@@ -902,6 +962,102 @@ def _read_s3(r: _Reader, kw: dict[str, Any]) -> None:
     kw["filename_offset_zero_pad_width"] = r.integer(
         "filename.offset.zero.pad.width", 10, 0, _INT_MAX, "must be an integer >= 0"
     )
+
+
+def _read_s3_security(r: _Reader, kw: dict[str, Any]) -> None:
+    """SSE, canned ACL, object tagging and the credentials provider, validated as
+    S3SinkConnectorConfig and AwsAssumeRoleCredentialsProvider do (S3OutputStream uses the
+    customer key only with ``AES256`` and the KMS key id only with ``aws:kms``)."""
+    ssea = r.string("s3.ssea.name", "")
+    if ssea and ssea not in SSE_ALGORITHMS:
+        r.invalid("s3.ssea.name", ssea, "must be empty, " + " or ".join(SSE_ALGORITHMS))
+        ssea = ""
+    kw["s3_ssea_name"] = ssea
+    kw["s3_sse_kms_key_id"] = r.string("s3.sse.kms.key.id", "")
+    if kw["s3_sse_kms_key_id"] and ssea != "aws:kms":
+        r.ignored.append("s3.sse.kms.key.id")
+    customer = r.optional("s3.sse.customer.key")
+    if customer is not None:
+        if not _is_aes256_key(customer):
+            r.invalid("s3.sse.customer.key", customer, "must be a base64-encoded 256-bit key")
+        elif ssea != "AES256":
+            r.ignored.append("s3.sse.customer.key")
+    kw["s3_sse_customer_key"] = customer
+    acl = r.optional("s3.acl.canned")
+    if acl is not None and acl not in CANNED_ACLS:
+        r.invalid("s3.acl.canned", acl, "must be one of " + ", ".join(CANNED_ACLS))
+    kw["s3_acl_canned"] = acl
+    kw["s3_object_tagging"] = r.boolean("s3.object.tagging", False)
+    kw["s3_object_behavior_on_tagging_error"] = r.choice(
+        "s3.object.behavior.on.tagging.error", "ignore", ("ignore", "fail")
+    )
+    provider = r.get("s3.credentials.provider.class")
+    kw["s3_credentials_provider"] = "default"
+    if provider is not None and provider.strip() not in _DEFAULT_CHAIN_ALIASES:
+        if provider.strip() in (
+            CREDENTIALS_PROVIDER_CLASSES["assume_role"],
+            "AwsAssumeRoleCredentialsProvider",
+        ):
+            kw["s3_credentials_provider"] = "assume_role"
+        else:
+            r.later(
+                "s3.credentials.provider.class",
+                provider,
+                "only " + " and ".join(CREDENTIALS_PROVIDER_CLASSES.values()) + " are supported",
+            )
+    values = {name: r.optional(_STS_PREFIX + name) for name in _STS_KEYS}
+    if kw["s3_credentials_provider"] == "assume_role":
+        what = "needed by AwsAssumeRoleCredentialsProvider"
+        arn = values["sts.role.arn"]
+        if arn is None:
+            r.missing(_STS_PREFIX + "sts.role.arn", f"the ARN of the role to assume ({what})")
+        elif not arn.startswith("arn:") or len(arn) < 20:
+            r.invalid(_STS_PREFIX + "sts.role.arn", arn, "must be a role ARN (arn:aws:iam::...)")
+        name = values["sts.role.session.name"]
+        if name is None:
+            r.missing(_STS_PREFIX + "sts.role.session.name", f"a session name ({what})")
+        elif not _SESSION_NAME_RE.match(name):
+            r.invalid(
+                _STS_PREFIX + "sts.role.session.name",
+                name,
+                "must be 2 to 64 characters of letters, digits and +=,.@_-",
+            )
+        external = values["sts.role.external.id"]
+        if external is None:
+            r.missing(_STS_PREFIX + "sts.role.external.id", f"the role's external ID ({what})")
+        elif not _EXTERNAL_ID_RE.match(external):
+            r.invalid(
+                _STS_PREFIX + "sts.role.external.id",
+                external,
+                "must be 2 to 1224 characters of letters, digits and +=,.@:/_-",
+            )
+        region = values["sts.region"]
+        if region is not None and not _REGION_RE.match(region.lower()):
+            r.invalid(_STS_PREFIX + "sts.region", region, "must be an AWS region such as us-west-2")
+        for name, value in values.items():
+            kw[name.replace(".", "_")] = value
+        kw["sts_endpoint_url"] = r.optional("sts.endpoint.url")
+        url = kw["sts_endpoint_url"]
+        if url is not None and not re.match(r"^https?://[^\s]+$", url):
+            r.invalid("sts.endpoint.url", url, "must be an http:// or https:// URL")
+    else:
+        for name, value in values.items():
+            if value is not None:
+                r.ignored.append(_STS_PREFIX + name)
+        if r.get("sts.endpoint.url") is not None:
+            r.ignored.append("sts.endpoint.url")
+    # Other s3.credentials.provider.* keys configure a provider class; ours take none.
+    for key in r.raw:
+        if key.startswith(_STS_PREFIX) and key not in r.used:
+            r.get(key)
+            r.ignored.append(key)
+
+
+def _is_aes256_key(text: str) -> bool:
+    try:
+        return len(base64.b64decode(text, validate=True)) == 32
+    except (binascii.Error, ValueError):
+        return False
 
 
 def _raw_or(r: _Reader, key: str) -> str:

@@ -30,7 +30,7 @@ from s3connect.partitioners import (
 from s3connect.records import SinkRecord
 from s3connect.rotation import RotationPolicy, SchemaKey
 from s3connect.schema import ConnectSchema
-from s3connect.storage import S3Settings, Storage, make_storage
+from s3connect.storage import AssumeRole, S3Settings, Storage, make_storage
 from s3connect.writer import RawRecord, WriterContext
 
 __all__ = [
@@ -135,7 +135,28 @@ def build_storage(config: SinkConfig) -> Storage:
             part_size=config.s3_part_size,
             part_retries=config.s3_part_retries,
             retry_backoff_ms=config.s3_retry_backoff_ms,
+            sse_algorithm=config.s3_ssea_name,
+            sse_kms_key_id=config.s3_sse_kms_key_id,
+            sse_customer_key=config.s3_sse_customer_key,
+            acl=config.s3_acl_canned,
+            object_tagging=config.s3_object_tagging,
+            fail_on_tagging_error=config.s3_object_behavior_on_tagging_error == "fail",
+            assume_role=_assume_role(config),
         )
+    )
+
+
+def _assume_role(config: SinkConfig) -> AssumeRole | None:
+    """``AwsAssumeRoleCredentialsProvider``'s settings, when it is the credentials provider."""
+    if config.s3_credentials_provider != "assume_role":
+        return None
+    assert config.sts_role_arn is not None and config.sts_role_session_name is not None
+    return AssumeRole(
+        role_arn=config.sts_role_arn,
+        session_name=config.sts_role_session_name,
+        external_id=config.sts_role_external_id,
+        region=config.sts_region,
+        endpoint_url=config.sts_endpoint_url,
     )
 
 

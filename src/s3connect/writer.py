@@ -286,13 +286,15 @@ class TopicPartitionWriter:
         start, end = pending[0].raw.offset, pending[-1].raw.offset
         tombstones = ctx.null_values == "write" and encoded == ctx.tombstone_partition
         written: list[tuple[str, int]] = []
+        # TopicPartitionWriter.tagFile's tags, for the committed file (not its keys/headers).
+        tags = {"startOffset": str(start), "endOffset": str(end), "recordCount": str(len(records))}
         # Value file first, then keys, then headers, as KeyValueHeaderRecordWriterProvider
         # commits them; the tombstone partition has no value file.
         for fmt in (None if tombstones else ctx.format, ctx.keys_format, ctx.headers_format):
             if fmt is None:
                 continue
             key = ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
-            with ctx.storage.open_write(key) as out:
+            with ctx.storage.open_write(key, None if written else tags) as out:
                 counter = _CountingWriter(out)
                 fmt.write(records, counter)  # type: ignore[arg-type]
             written.append((key, counter.count))

@@ -548,8 +548,11 @@ def test_unknown_keys_listed() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("s3.ssea.name", "AES256"),
-        ("s3.sse.kms.key.id", "k"),
+        ("s3.object.tagging.key.value.pairs", "k1:v1"),
+        (
+            "s3.credentials.provider.class",
+            "com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
+        ),
         ("errors.tolerance", "all"),
         ("errors.deadletterqueue.topic.name", "dlq"),
         ("transforms", "a"),
@@ -691,7 +694,7 @@ def test_secrets_never_in_error_messages() -> None:
         }
     )
     assert "TOPSECRET" not in msg and "SSEKEY" not in msg and "APISECRET" not in msg
-    assert "s3.sse.customer.key=[hidden] is not supported yet" in msg
+    assert "s3.sse.customer.key=[hidden] is invalid: must be a base64-encoded 256-bit key" in msg
 
 
 # --------------------------------------------------------------------------- describe
@@ -725,3 +728,170 @@ def test_path_format_checked_with_locale_and_zone() -> None:
     assert with_keys({**time, "path.format": "MMM", "locale": "fr"}).path_format == "MMM"
     msg = problems({**time, "path.format": "'h'=HH/QQ", "locale": "en"})
     assert "path.format='h'=HH/QQ is invalid: Illegal pattern component: QQ" in msg
+
+
+# --------------------------------------------------------------------------- S3 security options
+
+SSE_C_B64 = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="  # bytes 0..31
+ASSUME_ROLE_CLASS = "io.confluent.connect.s3.auth.AwsAssumeRoleCredentialsProvider"
+STS = "s3.credentials.provider.sts."
+DEFAULT_CHAIN_CLASS = "com.amazonaws.auth.DefaultAWSCredentialsProviderChain"
+
+
+def test_s3_security_defaults_are_confluents() -> None:
+    c = build()
+    assert (c.s3_ssea_name, c.s3_sse_kms_key_id, c.s3_sse_customer_key) == ("", "", None)
+    assert c.s3_acl_canned is None
+    assert c.s3_object_tagging is False
+    assert c.s3_object_behavior_on_tagging_error == "ignore"
+    assert c.s3_credentials_provider == "default"
+    d = c.describe()
+    assert d["s3.credentials.provider.class"] == DEFAULT_CHAIN_CLASS
+    assert d["s3.object.tagging"] == "false"
+
+
+@pytest.mark.parametrize("ssea", ["AES256", "aws:kms", ""])
+def test_ssea_allowed_values(ssea: str) -> None:
+    assert with_keys({"s3.ssea.name": ssea}).s3_ssea_name == ssea
+
+
+@pytest.mark.parametrize("ssea", ["aes256", "KMS", "aws:kms:dsse2"])
+def test_ssea_is_validated_case_sensitively(ssea: str) -> None:
+    assert f"s3.ssea.name={ssea} is invalid: must be empty, AES256 or aws:kms" in problems(
+        {"s3.ssea.name": ssea}
+    )
+
+
+def test_kms_key_id_with_kms_and_ignored_otherwise() -> None:
+    c = with_keys({"s3.ssea.name": "aws:kms", "s3.sse.kms.key.id": "alias/k"})
+    assert c.s3_sse_kms_key_id == "alias/k" and c.ignored_keys == ()
+    assert with_keys({"s3.sse.kms.key.id": "alias/k"}).ignored_keys == ("s3.sse.kms.key.id",)
+
+
+def test_sse_customer_key_validated_and_masked() -> None:
+    c = with_keys({"s3.ssea.name": "AES256", "s3.sse.customer.key": SSE_C_B64})
+    assert c.s3_sse_customer_key == SSE_C_B64
+    for text in (repr(c), str(c), str(c.describe())):
+        assert SSE_C_B64 not in text
+    assert c.describe()["s3.sse.customer.key"] == HIDDEN
+    assert SinkConfig.from_mapping(c.describe(masked=False)) == c
+    assert with_keys({"s3.sse.customer.key": SSE_C_B64}).ignored_keys == ("s3.sse.customer.key",)
+    short = "c2hvcnQta2V5"  # "short-key"
+    msg = problems({"s3.ssea.name": "AES256", "s3.sse.customer.key": short})
+    assert "s3.sse.customer.key=[hidden] is invalid: must be a base64-encoded 256-bit key" in msg
+    assert short not in msg
+
+
+@pytest.mark.parametrize(
+    "acl",
+    [
+        "private",
+        "public-read",
+        "public-read-write",
+        "authenticated-read",
+        "log-delivery-write",
+        "bucket-owner-read",
+        "bucket-owner-full-control",
+        "aws-exec-read",
+    ],
+)
+def test_canned_acls_accepted(acl: str) -> None:
+    c = with_keys({"s3.acl.canned": acl})
+    assert c.s3_acl_canned == acl and c.describe()["s3.acl.canned"] == acl
+
+
+@pytest.mark.parametrize("acl", ["Private", "public", "bucket-owner"])
+def test_canned_acl_rejected(acl: str) -> None:
+    msg = problems({"s3.acl.canned": acl})
+    assert f"s3.acl.canned={acl} is invalid: must be one of private, public-read," in msg
+
+
+def test_object_tagging_keys() -> None:
+    c = with_keys({"s3.object.tagging": "true", "s3.object.behavior.on.tagging.error": "FAIL"})
+    assert c.s3_object_tagging is True and c.s3_object_behavior_on_tagging_error == "fail"
+    assert "s3.object.tagging=yes is invalid: must be true or false" in problems(
+        {"s3.object.tagging": "yes"}
+    )
+    assert "s3.object.behavior.on.tagging.error=skip is invalid: must be one of ignore, fail" in (
+        problems({"s3.object.behavior.on.tagging.error": "skip"})
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [("5242880", True), ("2147483647", True), ("5242879", False), ("2147483648", False)],
+)
+def test_part_size_bounds_are_confluents_part_range(value: str, ok: bool) -> None:
+    """PartRange: at least 5 MiB, at most Integer.MAX_VALUE."""
+    if ok:
+        assert with_keys({"s3.part.size": value}).s3_part_size == int(value)
+    else:
+        assert f"s3.part.size={value} is invalid: must be an integer between 5242880" in problems(
+            {"s3.part.size": value}
+        )
+
+
+def test_assume_role_provider() -> None:
+    c = with_keys(
+        {
+            "s3.credentials.provider.class": ASSUME_ROLE_CLASS,
+            STS + "role.arn": "arn:aws:iam::123456789012:role/writer",
+            STS + "role.session.name": "sink-1",
+            STS + "role.external.id": "ext-42",
+            STS + "region": "eu-west-1",
+            "sts.endpoint.url": "http://127.0.0.1:9000",
+        }
+    )
+    assert c.s3_credentials_provider == "assume_role"
+    assert (c.sts_role_arn, c.sts_role_session_name, c.sts_role_external_id, c.sts_region) == (
+        "arn:aws:iam::123456789012:role/writer",
+        "sink-1",
+        "ext-42",
+        "eu-west-1",
+    )
+    assert c.describe()["s3.credentials.provider.class"] == ASSUME_ROLE_CLASS
+    assert SinkConfig.from_mapping(c.describe(masked=False)) == c
+
+
+def test_assume_role_requires_its_keys() -> None:
+    msg = problems({"s3.credentials.provider.class": ASSUME_ROLE_CLASS})
+    for key in ("role.arn", "role.session.name", "role.external.id"):
+        assert f"{STS}{key} is missing: required" in msg
+
+
+def test_assume_role_values_validated() -> None:
+    msg = problems(
+        {
+            "s3.credentials.provider.class": ASSUME_ROLE_CLASS,
+            STS + "role.arn": "writer",
+            STS + "role.session.name": "has space",
+            STS + "role.external.id": "x",
+            "sts.endpoint.url": "localhost:9000",
+        }
+    )
+    assert f"{STS}role.arn=writer is invalid: must be a role ARN" in msg
+    assert f"{STS}role.session.name=has space is invalid" in msg
+    assert f"{STS}role.external.id=x is invalid" in msg
+    assert "sts.endpoint.url=localhost:9000 is invalid" in msg
+
+
+def test_sts_keys_ignored_with_default_chain() -> None:
+    c = with_keys(
+        {
+            "s3.credentials.provider.class": DEFAULT_CHAIN_CLASS,
+            STS + "role.arn": "arn:aws:iam::123456789012:role/writer",
+        }
+    )
+    assert c.s3_credentials_provider == "default"
+    assert c.ignored_keys == (STS + "role.arn",)
+
+
+def test_other_credentials_providers_not_supported_yet() -> None:
+    msg = problems(
+        {"s3.credentials.provider.class": "com.amazonaws.auth.profile.ProfileCredentialsProvider"}
+    )
+    assert (
+        "s3.credentials.provider.class=com.amazonaws.auth.profile.ProfileCredentialsProvider"
+        in (msg)
+    )
+    assert "is not supported yet" in msg
