@@ -698,6 +698,25 @@ class _Reader:
     def missing(self, key: str, allowed: str) -> None:
         self.problems.append(f"{key} is missing: required, {allowed}")
 
+    def finish(self, what: str, known: str) -> tuple[str, ...]:
+        """Report unread keys as unknown and raise every problem at once; else return the
+        accepted keys that have no effect.
+
+        Args:
+            what: The config's name in the message (``connector config``).
+            known: Whose keys are known, for the unknown-keys line.
+        """
+        unknown = sorted(k for k in self.raw if k not in self.used)
+        if unknown:
+            self.problems.append(f"unknown keys (not {known} keys): " + ", ".join(unknown))
+        if self.problems:
+            count = len(self.problems)
+            raise ConfigError(
+                f"invalid {what} ({count} problem{'s' if count > 1 else ''}):\n  - "
+                + "\n  - ".join(self.problems)
+            )
+        return tuple(sorted(set(self.ignored)))
+
     def later(self, key: str, value: str, what: str) -> None:
         self.problems.append(f"{key}={_shown(key, value)} is not supported yet: {what}")
 
@@ -778,18 +797,7 @@ def _build(raw: dict[str, str]) -> SinkConfig:
     _read_converters(r, kw)
     _read_keys_headers(r, kw)
     _read_later(r)
-    unknown = sorted(k for k in raw if k not in r.used)
-    if unknown:
-        r.problems.append(
-            "unknown keys (not Confluent S3 sink or s3connect keys): " + ", ".join(unknown)
-        )
-    if r.problems:
-        count = len(r.problems)
-        raise ConfigError(
-            f"invalid connector config ({count} problem{'s' if count > 1 else ''}):\n  - "
-            + "\n  - ".join(r.problems)
-        )
-    kw["ignored_keys"] = tuple(sorted(set(r.ignored)))
+    kw["ignored_keys"] = r.finish("connector config", "Confluent S3 sink or s3connect")
     return SinkConfig(**kw)
 
 

@@ -40,7 +40,6 @@ from s3connect.config import (
     _resolve_class,
     load_config_file,
 )
-from s3connect.errors import ConfigError
 from s3connect.storage import S3Settings
 from s3connect.topic_router import REGEX_ROUTER, RegexRoute
 
@@ -323,18 +322,9 @@ def _build(raw: dict[str, str]) -> SourceConfig:
         if key in _NO_EFFECT_KEYS or key.startswith(_NO_EFFECT_PREFIXES):
             r.used.add(key)
             r.ignored.append(key)
-    unknown = sorted(k for k in raw if k not in r.used)
-    if unknown:
-        r.problems.append(
-            "unknown keys (not Confluent S3 source/sink or s3connect keys): " + ", ".join(unknown)
-        )
-    if r.problems:
-        count = len(r.problems)
-        raise ConfigError(
-            f"invalid source connector config ({count} problem{'s' if count > 1 else ''}):\n  - "
-            + "\n  - ".join(r.problems)
-        )
-    kw["ignored_keys"] = tuple(sorted(set(r.ignored)))
+    kw["ignored_keys"] = r.finish(
+        "source connector config", "Confluent S3 source/sink or s3connect"
+    )
     return SourceConfig(**kw)
 
 
