@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from pyspark.errors import StreamingQueryException
 from pyspark.sql.streaming.stateful_processor import (
     ExpiredTimerInfo,
     StatefulProcessor,
@@ -33,6 +30,7 @@ from pyspark.sql.streaming.stateful_processor import (
 from s3connect.config import SinkConfig
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
+from s3connect.queries import await_query
 from s3connect.rotation import RotatorState
 from s3connect.writer import CommittedObject, RawRecord, TopicPartitionWriter, WriterContext
 
@@ -318,33 +316,15 @@ def run_sink(
 ) -> SinkSummary:
     """Run the sink until it stops (availableNow) or ``timeout_s``; print progress and summary."""
     run = start_sink(config, spark, once=once, log=log)
-    query, seen = run.query, -1
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    try:
-        while query.isActive and (deadline is None or time.monotonic() < deadline):
-            try:
-                query.awaitTermination(1)
-            except StreamingQueryException:
-                break  # reported below from query.exception()
-            seen = _show_progress(query, seen, log)
-        _show_progress(query, seen, log)
-    finally:
-        if query.isActive:
-            query.stop()
-    exc = query.exception()
-    if exc is not None:
-        raise RuntimeError(f"the sink query failed: {_failure_text(exc)}") from None
+    await_query(
+        run.query,
+        lambda seen: _show_progress(run.query, seen, log),
+        what="sink",
+        timeout_s=timeout_s,
+    )
     log(run.summary.render())
     sys.stdout.flush()
     return run.summary
-
-
-def _failure_text(exc: Any) -> str:
-    """The query's error, led by the s3connect error line (which names topic, partition and
-    offset) when a record failed inside a Python worker."""
-    text = str(exc)
-    ours = re.search(r"^s3connect\.errors\.\w+: .*$", text, re.MULTILINE)
-    return f"{ours.group(0)}\n{text}" if ours else text
 
 
 def _show_progress(query: StreamingQuery, seen: int, log: Callable[[str], None]) -> int:

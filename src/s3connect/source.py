@@ -17,7 +17,6 @@ objects, new partition folders and new time-based folders are found while the qu
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,6 +32,7 @@ from pyspark.sql.streaming.datasource import (
 
 from s3connect.destinations import ensure_destinations
 from s3connect.errors import DestinationError
+from s3connect.queries import await_query
 from s3connect.source_config import SourceConfig
 from s3connect.source_offsets import (
     ObjectSlice,
@@ -360,19 +360,12 @@ def run_source(
         RuntimeError: the query failed (the message carries the cause, e.g. an object key).
     """
     run = start_source(config, spark, once=once)
-    query, seen = run.query, -1
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    try:
-        while query.isActive and (deadline is None or time.monotonic() < deadline):
-            query.awaitTermination(1)
-            seen = _show_progress(run, seen, log)
-        _show_progress(run, seen, log)
-    finally:
-        if query.isActive:
-            query.stop()
-    exc = query.exception()
-    if exc is not None:
-        raise RuntimeError(f"the source query failed: {exc}") from None
+    await_query(
+        run.query,
+        lambda seen: _show_progress(run, seen, log),
+        what="source",
+        timeout_s=timeout_s,
+    )
     log(run.summary.render())
     sys.stdout.flush()
     return run.summary
