@@ -7,8 +7,8 @@ arrive as strings (properties files, widgets, ``--set``): they are converted onc
 
 Our own keys (no Confluent equivalent): ``kafka.bootstrap.servers`` and every other ``kafka.*``
 key (Kafka consumer properties, handed to Spark's Kafka source as ``kafka.<property>``),
-``starting.offsets``, ``checkpoint.location``, ``trigger``, ``max.offsets.per.trigger`` and
-``commit.log.table``.
+``starting.offsets``, ``checkpoint.location``, ``trigger``, ``max.offsets.per.trigger``,
+``commit.log.table`` and ``dlq.table``.
 
 Validation collects every problem and raises one :class:`~s3connect.errors.ConfigError` naming
 each key, its value and what is allowed. Secret values never appear in messages or ``repr``.
@@ -174,14 +174,8 @@ _LATER: Mapping[str, tuple[str | None, str]] = MappingProxyType(
         "s3.proxy.url": ("", "S3 proxies"),
         "s3.proxy.user": (None, "S3 proxies"),
         "s3.proxy.password": (None, "S3 proxies"),
-        "errors.tolerance": ("none", "error tolerance and the dead letter queue"),
-        "errors.log.enable": ("false", "error logging"),
-        "errors.log.include.messages": ("false", "error logging"),
         "errors.retry.timeout": ("0", "error retries"),
         "errors.retry.delay.max.ms": ("60000", "error retries"),
-        "errors.deadletterqueue.topic.name": ("", "the dead letter queue"),
-        "errors.deadletterqueue.topic.replication.factor": ("3", "the dead letter queue"),
-        "errors.deadletterqueue.context.headers.enable": ("false", "the dead letter queue"),
         "transforms": ("", "single message transforms"),
         "predicates": ("", "single message transforms"),
     }
@@ -312,6 +306,15 @@ class SinkConfig:
     key_converter_schemas_enable: bool = True
     value_converter_schemas_enable: bool = True
     schema_compatibility: str = "NONE"
+    errors_tolerance: Literal["none", "all"] = "none"
+    errors_log_enable: bool = False
+    errors_log_include_messages: bool = False
+    dlq_topic: str | None = None
+    """``errors.deadletterqueue.topic.name``; None: no dead letter queue topic."""
+    dlq_replication_factor: int = 3
+    dlq_context_headers: bool = False
+    dlq_table: str | None = None
+    """``dlq.table``: a Delta table (name or path) that also receives every dead letter."""
     ignored_keys: tuple[str, ...] = field(default=(), compare=False)
     """Keys that were accepted but have no effect here (for a warning)."""
 
@@ -458,8 +461,18 @@ class SinkConfig:
                 "value.converter": CONVERTER_CLASSES[self.value_converter],
                 "value.converter.schemas.enable": _bool_text(self.value_converter_schemas_enable),
                 "schema.compatibility": self.schema_compatibility,
+                "errors.tolerance": self.errors_tolerance,
+                "errors.log.enable": _bool_text(self.errors_log_enable),
+                "errors.log.include.messages": _bool_text(self.errors_log_include_messages),
+                "errors.deadletterqueue.topic.name": self.dlq_topic or "",
+                "errors.deadletterqueue.topic.replication.factor": str(self.dlq_replication_factor),
+                "errors.deadletterqueue.context.headers.enable": _bool_text(
+                    self.dlq_context_headers
+                ),
             }
         )
+        if self.dlq_table is not None:
+            d["dlq.table"] = self.dlq_table
         if masked:
             d = {k: (HIDDEN if _is_secret(k) else v) for k, v in d.items()}
         return d
@@ -796,6 +809,7 @@ def _build(raw: dict[str, str]) -> SinkConfig:
     _read_partitioner(r, kw, cloud)
     _read_converters(r, kw)
     _read_keys_headers(r, kw)
+    _read_errors(r, kw)
     _read_later(r)
     kw["ignored_keys"] = r.finish("connector config", "Confluent S3 sink or s3connect")
     return SinkConfig(**kw)
@@ -859,6 +873,53 @@ def _read_framework(r: _Reader, kw: dict[str, Any]) -> None:
         "max.offsets.per.trigger", None, 1, _LONG_MAX, "must be an integer > 0"
     )
     kw["commit_log_table"] = r.optional("commit.log.table")
+
+
+def _read_errors(r: _Reader, kw: dict[str, Any]) -> None:
+    """Kafka Connect's error handling keys (ConnectorConfig / SinkConnectorConfig) and dlq.table."""
+    kw["errors_tolerance"] = r.choice("errors.tolerance", "none", ("none", "all"))
+    kw["errors_log_enable"] = r.boolean("errors.log.enable", False)
+    kw["errors_log_include_messages"] = r.boolean("errors.log.include.messages", False)
+    kw["dlq_context_headers"] = r.boolean("errors.deadletterqueue.context.headers.enable", False)
+    kw["dlq_replication_factor"] = r.integer(
+        "errors.deadletterqueue.topic.replication.factor",
+        3,
+        -1,
+        32767,
+        "must be a positive replication factor, or -1 for the broker's default",
+    )
+    if kw["dlq_replication_factor"] == 0:
+        r.invalid(
+            "errors.deadletterqueue.topic.replication.factor",
+            "0",
+            "must be a positive replication factor, or -1 for the broker's default",
+        )
+    dlq = r.optional("errors.deadletterqueue.topic.name")
+    kw["dlq_topic"] = dlq
+    kw["dlq_table"] = r.optional("dlq.table")
+    if dlq is None:
+        return
+    if not _TOPIC_RE.match(dlq) or dlq in (".", ".."):
+        r.invalid(
+            "errors.deadletterqueue.topic.name",
+            dlq,
+            "must be a legal topic name (letters, digits, '.', '_', '-')",
+        )
+    # SinkConnectorConfig.validate: the DLQ may not be one of the consumed topics.
+    regex = kw.get("topics_regex")
+    if dlq in kw.get("topics", ()) or (regex is not None and _full_match(regex, dlq)):
+        r.invalid(
+            "errors.deadletterqueue.topic.name",
+            dlq,
+            "may not be one of the topics this sink consumes (topics / topics.regex)",
+        )
+
+
+def _full_match(regex: str, text: str) -> bool:
+    try:
+        return re.fullmatch(regex, text) is not None
+    except re.error:
+        return False
 
 
 def _parse_trigger(value: str) -> tuple[str, int | None] | None:

@@ -15,7 +15,7 @@ from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-def
 from s3connect.errors import DestinationError
 from s3connect.source_config import SourceConfig
 
-__all__ = ["ensure_destinations"]
+__all__ = ["client_props", "ensure_destinations"]
 
 _TIMEOUT_S = 30.0
 # Admin-client settings among the producer properties (security, client id); the rest are
@@ -23,12 +23,25 @@ _TIMEOUT_S = 30.0
 _ADMIN_PREFIXES = ("security.", "sasl.", "ssl.", "client.", "socket.", "request.timeout")
 
 
+def client_props(
+    bootstrap_servers: str, options: Mapping[str, str]
+) -> dict[str, str | int | float | bool]:
+    """Settings for a confluent-kafka (librdkafka) admin client or producer: the bootstrap
+    servers and the security / client properties among the ``kafka.*`` options (without
+    ``sasl.jaas.config``, a Java-only property)."""
+    props: dict[str, str | int | float | bool] = {"bootstrap.servers": bootstrap_servers}
+    props.update(
+        {
+            k: v
+            for k, v in options.items()
+            if k.startswith(_ADMIN_PREFIXES) and k != "sasl.jaas.config"
+        }
+    )
+    return props
+
+
 def _admin(config: SourceConfig) -> AdminClient:
-    props: dict[str, str | int | float | bool] = {
-        "bootstrap.servers": config.kafka_bootstrap_servers
-    }
-    props.update({k: v for k, v in config.kafka_options.items() if k.startswith(_ADMIN_PREFIXES)})
-    return AdminClient(props)
+    return AdminClient(client_props(config.kafka_bootstrap_servers, config.kafka_options))
 
 
 def ensure_destinations(

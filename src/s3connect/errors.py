@@ -9,6 +9,7 @@ __all__ = [
     "PartitionError",
     "RecordError",
     "S3ConnectError",
+    "SchemaProjectionError",
     "SourceObjectError",
     "StorageError",
 ]
@@ -23,13 +24,29 @@ class ConfigError(S3ConnectError, ValueError):
 
 
 class RecordError(S3ConnectError):
-    """One Kafka record could not be handled; the message names topic, partition and offset."""
+    """One Kafka record could not be handled; the message names topic, partition and offset.
 
-    def __init__(self, message: str, *, topic: str, partition: int, offset: int) -> None:
+    ``stage`` and ``class_name`` say where, in Kafka Connect's terms (the dead letter queue's
+    ``__connect.errors.stage`` / ``.class.name`` headers): ``KEY_CONVERTER`` or
+    ``VALUE_CONVERTER`` with the converter class, else ``TASK_PUT`` with the sink task class.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        topic: str,
+        partition: int,
+        offset: int,
+        stage: str = "TASK_PUT",
+        class_name: str = "io.confluent.connect.s3.S3SinkTask",
+    ) -> None:
         super().__init__(f"{message} (topic={topic!r}, partition={partition}, offset={offset})")
         self.topic = topic
         self.partition = partition
         self.offset = offset
+        self.stage = stage
+        self.class_name = class_name
 
 
 class ConversionError(RecordError):
@@ -38,6 +55,12 @@ class ConversionError(RecordError):
 
 class PartitionError(RecordError):
     """The partitioner could not encode a record (missing field, bad timestamp, ...)."""
+
+
+class SchemaProjectionError(RecordError):
+    """``schema.compatibility`` BACKWARD/FORWARD/FULL cannot handle a record's value schema: the
+    schema or the open file's has no version, or the value cannot be projected onto the file's
+    schema (Kafka Connect's ``SchemaProjectorException``)."""
 
 
 class StorageError(S3ConnectError):

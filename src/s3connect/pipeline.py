@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from functools import partial
 
-from s3connect.config import SinkConfig
+from s3connect.config import CONVERTER_CLASSES, SinkConfig
 from s3connect.converters import make_converter
 from s3connect.errors import ConversionError
 from s3connect.formats import Format, make_format
@@ -198,13 +198,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
     )
 
     def convert(raw: RawRecord) -> SinkRecord:
-        try:
-            value, value_schema = value_converter.to_connect(raw.topic, raw.value)
-        except ValueError as exc:
-            raise ConversionError(
-                f"value could not be converted by {config.value_converter} converter: {exc}",
-                topic=raw.topic, partition=raw.partition, offset=raw.offset,
-            ) from exc  # fmt: skip
+        # Kafka Connect converts the key, then the value (WorkerSinkTask order).
         try:
             key, key_schema = key_converter.to_connect(raw.topic, raw.key)
         except ValueError as exc:
@@ -212,10 +206,19 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
                 raise ConversionError(
                     f"key could not be converted by {config.key_converter} converter: {exc}",
                     topic=raw.topic, partition=raw.partition, offset=raw.offset,
+                    stage="KEY_CONVERTER", class_name=CONVERTER_CLASSES[config.key_converter],
                 ) from exc  # fmt: skip
             # Confluent's sink converts keys too; a key the value format does not store must not
             # fail the record, so keep it raw.
             key, key_schema = raw.key, None
+        try:
+            value, value_schema = value_converter.to_connect(raw.topic, raw.value)
+        except ValueError as exc:
+            raise ConversionError(
+                f"value could not be converted by {config.value_converter} converter: {exc}",
+                topic=raw.topic, partition=raw.partition, offset=raw.offset,
+                stage="VALUE_CONVERTER", class_name=CONVERTER_CLASSES[config.value_converter],
+            ) from exc  # fmt: skip
         return SinkRecord(
             topic=raw.topic,
             partition=raw.partition,
@@ -266,4 +269,6 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
         keys_format=keys_format,
         headers_format=headers_format,
         tombstone_partition=config.tombstone_encoded_partition,
+        value_needs_schema=config.format in ("avro", "parquet"),
+        tolerate_errors=config.errors_tolerance == "all",
     )

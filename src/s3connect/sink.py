@@ -28,6 +28,13 @@ from pyspark.sql.streaming.stateful_processor import (
 )
 
 from s3connect.config import SinkConfig
+from s3connect.dead_letter_queue import (
+    DEAD_LETTER_COLUMNS,
+    DeadLetterQueue,
+    dead_letter_row,
+    ensure_dlq_topic,
+)
+from s3connect.dead_letters import DeadLetter
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
 from s3connect.queries import await_query
@@ -54,33 +61,54 @@ COMMIT_SCHEMA = (
     "object_key STRING, topic STRING, partition INT, encoded_partition STRING, "
     "start_offset LONG, end_offset LONG, record_count LONG, bytes LONG"
 )
+# The processor emits committed objects (kind "object") and dead letters (kind "dead_letter")
+# in one stream: the committed-object columns, then the dead-letter ones.
+OUTPUT_COLUMNS = ("kind", *COMMIT_COLUMNS, *DEAD_LETTER_COLUMNS)
+OUTPUT_SCHEMA = (
+    "kind STRING, "
+    + COMMIT_SCHEMA
+    + ", "
+    + ", ".join(f"{name} {kind}" for name, kind in DEAD_LETTER_COLUMNS.items())
+)
+_INT_COLUMNS = {
+    "partition": "int32",
+    "start_offset": "int64",
+    "end_offset": "int64",
+    "record_count": "int64",
+    "bytes": "int64",
+}
 
 
-def _rows(objects: list[CommittedObject]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            (
-                o.key,
-                o.topic,
-                o.partition,
-                o.encoded_partition,
-                o.start_offset,
-                o.end_offset,
-                o.record_count,
-                o.bytes,
-            )
-            for o in objects
-        ],
-        columns=list(COMMIT_COLUMNS),
-    ).astype(
-        {
-            "partition": "int32",
-            "start_offset": "int64",
-            "end_offset": "int64",
-            "record_count": "int64",
-            "bytes": "int64",
-        }
-    )
+def _rows(objects: list[CommittedObject], letters: list[DeadLetter]) -> Iterator[pd.DataFrame]:
+    if objects:
+        frame = pd.DataFrame(
+            [
+                (
+                    "object",
+                    o.key,
+                    o.topic,
+                    o.partition,
+                    o.encoded_partition,
+                    o.start_offset,
+                    o.end_offset,
+                    o.record_count,
+                    o.bytes,
+                )
+                for o in objects
+            ],
+            columns=["kind", *COMMIT_COLUMNS],
+        ).astype(_INT_COLUMNS)
+        for name in DEAD_LETTER_COLUMNS:
+            frame[name] = pd.Series([None] * len(frame), dtype=object)
+        yield frame[list(OUTPUT_COLUMNS)]
+    if letters:
+        frame = pd.DataFrame([dead_letter_row(d) for d in letters])
+        frame["timestamp"] = pd.Series([d.raw.timestamp for d in letters], dtype=object)
+        frame.insert(0, "kind", "dead_letter")
+        for name in COMMIT_COLUMNS:
+            if name not in frame:
+                frame[name] = pd.Series([None] * len(frame), dtype=object)
+        yield frame.astype({"partition": "int32", "offset": "int64"})[list(OUTPUT_COLUMNS)]
 
 
 def _headers(cell: Any) -> tuple[tuple[str, bytes | None], ...]:
@@ -165,7 +193,7 @@ class SinkProcessor(StatefulProcessor):
         committed = writer.write(records, now)
         committed += writer.on_timer(now)
         self._save(writer, now)
-        yield _rows(committed)
+        yield from _rows(committed, writer.dead_letters)
 
     def handleExpiredTimer(
         self, key: Any, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo
@@ -175,7 +203,7 @@ class SinkProcessor(StatefulProcessor):
         writer = self._writer(topic, partition)
         committed = writer.on_timer(now)
         self._save(writer, now)
-        yield _rows(committed)
+        yield from _rows(committed, [])
 
     def close(self) -> None:
         pass
@@ -204,6 +232,8 @@ class SinkSummary:
     objects: list[dict[str, Any]] = field(default_factory=list)
     batches: int = 0
     input_rows: int = 0
+    dead_letters: int = 0
+    """Records that failed and went to the dead letter queue (``errors.tolerance=all``)."""
 
     def totals(self) -> dict[tuple[str, int], dict[str, int]]:
         """Objects, records and bytes per (topic, partition)."""
@@ -228,6 +258,8 @@ class SinkSummary:
         n_rec = sum(o["record_count"] for o in self.objects)
         n_bytes = sum(o["bytes"] for o in self.objects)
         lines.append(f"{'total':<30} {'':>9} {n_obj:>8} {n_rec:>10} {n_bytes:>12}")
+        if self.dead_letters:
+            lines.append(f"dead letters: {self.dead_letters} records failed (errors.tolerance=all)")
         return "\n".join(lines)
 
 
@@ -238,11 +270,18 @@ def _app_id(config: SinkConfig) -> str:
 def _commit_log_writer(
     config: SinkConfig, summary: SinkSummary, log: Callable[[str], None]
 ) -> Callable[[DataFrame, int], None]:
+    dlq = DeadLetterQueue(config, log)
+
     def write(batch: DataFrame, batch_id: int) -> None:
         # One action only: evaluating the batch twice would run the writers twice.
-        rows = [r.asDict() for r in batch.collect()]
+        output = [r.asDict() for r in batch.collect()]
+        rows = [{k: r[k] for k in COMMIT_COLUMNS} for r in output if r["kind"] == "object"]
+        letters = [r for r in output if r["kind"] == "dead_letter"]
         summary.batches += 1
         summary.objects += rows
+        # Dead letters first: a failure there fails the batch before the commit log says done.
+        dlq.handle(batch.sparkSession, letters, _app_id(config), batch_id)
+        summary.dead_letters = dlq.count
         if rows and config.commit_log_table:
             from s3connect.commit_log import append_commit_log
 
@@ -279,6 +318,8 @@ def start_sink(
 
     spark = spark or get_spark("s3connect-sink")
     summary = SinkSummary()
+    if config.errors_tolerance == "all":
+        ensure_dlq_topic(config)
     available_now = bool(once or (once is None and config.trigger == "availableNow"))
     # Processing-time timers close idle files on schedule; a query with them runs a batch on
     # every trigger even without data, so an availableNow run would never end: it gets none
@@ -289,7 +330,7 @@ def start_sink(
         .groupBy("topic", "partition")
         .transformWithStateInPandas(
             statefulProcessor=SinkProcessor(config, timers=timers),
-            outputStructType=COMMIT_SCHEMA,
+            outputStructType=OUTPUT_SCHEMA,
             outputMode="Append",
             timeMode="ProcessingTime" if timers else "None",
         )

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal, Protocol
 
+from s3connect.dead_letters import DeadLetter
 from s3connect.errors import RecordError
 from s3connect.records import Header, SinkRecord
 from s3connect.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
@@ -92,6 +93,10 @@ class WriterContext:
         keys_format: Writes the keys file (``store.kafka.keys``), or None.
         headers_format: Writes the headers file (``store.kafka.headers``), or None.
         tombstone_partition: ``tombstone.encoded.partition`` (used with ``null_values=write``).
+        value_needs_schema: The format writes schema'd values only (Avro, Parquet): a schemaless
+            record fails on its own, before it joins a file.
+        tolerate_errors: ``errors.tolerance=all``: a record that fails becomes a dead letter
+            (:attr:`TopicPartitionWriter.dead_letters`) instead of failing the batch.
     """
 
     convert: Callable[[RawRecord], SinkRecord]
@@ -106,6 +111,8 @@ class WriterContext:
     keys_format: RecordFormat | None = None
     headers_format: RecordFormat | None = None
     tombstone_partition: str = "tombstone"
+    value_needs_schema: bool = False
+    tolerate_errors: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +180,8 @@ class TopicPartitionWriter:
         self._open: dict[str, list[PendingRecord]] = {}
         self._new: list[PendingRecord] = []
         self.flushed = False
+        self.dead_letters: list[DeadLetter] = []
+        """Records that failed with ``errors.tolerance=all``, in offset order."""
 
     @property
     def rotator(self) -> Rotator:
@@ -184,22 +193,18 @@ class TopicPartitionWriter:
         ctx = self._ctx
         committed: list[CommittedObject] = []
         for raw in records:
-            record = ctx.convert(raw)
-            tombstone = record.value is None
-            if tombstone:
-                if ctx.null_values == "ignore":
-                    continue
-                if ctx.null_values == "fail":
-                    raise RecordError(
-                        "null (tombstone) value and behavior.on.null.values=fail; set it to "
-                        "'ignore' to skip such records or 'write' to store their keys",
-                        topic=raw.topic,
-                        partition=raw.partition,
-                        offset=raw.offset,
-                    )
-            self._check_views(raw, record)
-            encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
-            timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
+            try:
+                placed = self._place(raw, now_ms)
+            except RecordError as error:
+                if not ctx.tolerate_errors:
+                    raise
+                # A dead letter never reaches the rotator: it neither counts toward flush.size
+                # nor changes the names of the files around it.
+                self.dead_letters.append(DeadLetter.of(raw, error))
+                continue
+            if placed is None:
+                continue
+            record, encoded, timestamp = placed
             commits = self._rotator.offer(
                 raw.offset,
                 encoded,
@@ -217,6 +222,40 @@ class TopicPartitionWriter:
                 if not commit.before_record:
                     committed += self._flush(commit)
         return committed
+
+    def _place(self, raw: RawRecord, now_ms: int) -> tuple[SinkRecord, str, int | None] | None:
+        """Convert ``raw`` and find its encoded partition and timestamp; None: skip it.
+
+        Raises:
+            RecordError: The record cannot be converted, partitioned or written.
+        """
+        ctx = self._ctx
+        record = ctx.convert(raw)
+        tombstone = record.value is None
+        if tombstone:
+            if ctx.null_values == "ignore":
+                return None
+            if ctx.null_values == "fail":
+                raise RecordError(
+                    "null (tombstone) value and behavior.on.null.values=fail; set it to "
+                    "'ignore' to skip such records or 'write' to store their keys",
+                    topic=raw.topic,
+                    partition=raw.partition,
+                    offset=raw.offset,
+                )
+        elif ctx.value_needs_schema and record.value_schema is None:
+            raise RecordError(
+                f"the {type(ctx.format).__name__} output needs values with a schema; this record "
+                "is schemaless (use a converter with schemas, e.g. JsonConverter with "
+                "schemas.enable=true)",
+                topic=raw.topic,
+                partition=raw.partition,
+                offset=raw.offset,
+            )
+        self._check_views(raw, record)
+        encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
+        timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
+        return record, encoded, timestamp
 
     def _check_views(self, raw: RawRecord, record: SinkRecord) -> None:
         """KeyValueHeaderRecordWriterProvider's checks, before anything is written."""

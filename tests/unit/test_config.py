@@ -553,8 +553,7 @@ def test_unknown_keys_listed() -> None:
             "s3.credentials.provider.class",
             "com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
         ),
-        ("errors.tolerance", "all"),
-        ("errors.deadletterqueue.topic.name", "dlq"),
+        ("errors.retry.timeout", "1000"),
         ("transforms", "a"),
         ("schema.compatibility", "BACKWARD"),
         ("value.converter", "io.confluent.connect.avro.AvroConverter"),
@@ -895,3 +894,77 @@ def test_other_credentials_providers_not_supported_yet() -> None:
         in (msg)
     )
     assert "is not supported yet" in msg
+
+
+# --------------------------------------------------------------------------- errors / DLQ
+
+
+def test_error_handling_defaults_are_kafka_connects() -> None:
+    c = build()
+    assert (c.errors_tolerance, c.errors_log_enable, c.errors_log_include_messages) == (
+        "none",
+        False,
+        False,
+    )
+    assert (c.dlq_topic, c.dlq_replication_factor, c.dlq_context_headers, c.dlq_table) == (
+        None,
+        3,
+        False,
+        None,
+    )
+
+
+def test_error_handling_keys() -> None:
+    c = with_keys(
+        {
+            "errors.tolerance": "ALL",
+            "errors.log.enable": "true",
+            "errors.log.include.messages": "true",
+            "errors.deadletterqueue.topic.name": "dlq-s3-sink",
+            "errors.deadletterqueue.topic.replication.factor": 1,
+            "errors.deadletterqueue.context.headers.enable": True,
+            "dlq.table": "/tmp/dlq",
+        }
+    )
+    assert c.errors_tolerance == "all"
+    assert c.errors_log_enable and c.errors_log_include_messages and c.dlq_context_headers
+    assert (c.dlq_topic, c.dlq_replication_factor, c.dlq_table) == ("dlq-s3-sink", 1, "/tmp/dlq")
+    d = c.describe()
+    assert d["errors.tolerance"] == "all"
+    assert d["errors.deadletterqueue.topic.name"] == "dlq-s3-sink"
+    assert d["dlq.table"] == "/tmp/dlq"
+    assert SinkConfig.from_mapping({**d, "checkpoint.location": "/tmp/ckpt"}) == c
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (
+            {"errors.tolerance": "some"},
+            "errors.tolerance=some is invalid: must be one of none, all",
+        ),
+        (
+            {"errors.deadletterqueue.topic.replication.factor": "0"},
+            "errors.deadletterqueue.topic.replication.factor=0 is invalid: must be a positive",
+        ),
+        (
+            {"errors.deadletterqueue.topic.name": "orders"},
+            "errors.deadletterqueue.topic.name=orders is invalid: may not be one of the topics",
+        ),
+        (
+            {"errors.deadletterqueue.topic.name": "bad topic"},
+            "errors.deadletterqueue.topic.name=bad topic is invalid: must be a legal topic name",
+        ),
+        ({"errors.log.enable": "yes"}, "errors.log.enable=yes is invalid: must be true or false"),
+    ],
+)
+def test_error_handling_invalid(extra: dict[str, object], expected: str) -> None:
+    assert expected in problems(extra)
+
+
+def test_dlq_topic_matching_topics_regex_is_refused() -> None:
+    text = problems(
+        {"topics.regex": "orders.*", "errors.deadletterqueue.topic.name": "orders-dlq"},
+        drop=("topics",),
+    )
+    assert "may not be one of the topics this sink consumes" in text

@@ -249,3 +249,112 @@ def test_parquet_keys_are_enveloped(tmp_path: Path) -> None:
     headers = pq.ParquetFile(out / "t+0+0000000000.headers.snappy.parquet").read()
     assert headers.to_pylist() == [{"headers": [{"key": "h", "value": "x"}]}]
     assert b'"name":"RecordHeaders"' in headers.schema.metadata[b"parquet.avro.schema"]
+
+
+# --------------------------------------------------------------------------- dead letters
+
+
+def _raw(offset: int, value: bytes | None, key: bytes | None = b"k") -> RawRecord:
+    return RawRecord("t", 0, offset, 1_700_000_000_000 + offset, key, value, (("h", b"v"),))
+
+
+def test_errors_tolerance_all_turns_bad_records_into_dead_letters(tmp_path: Path) -> None:
+    ctx = build_writer_context(
+        _config(
+            tmp_path,
+            **{
+                "errors.tolerance": "all",
+                "partitioner.class": "field",
+                "partition.field.name": "k",
+            },
+        )
+    )
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    raws = [
+        _raw(0, b'{"k":"a"}'),
+        _raw(1, b"{not json"),
+        _raw(2, b'{"k":"a"}'),
+        _raw(3, b'{"other":1}'),  # no partition field
+        _raw(4, None),  # tombstone with behavior.on.null.values=fail
+        _raw(5, b'{"k":"a"}'),
+        _raw(6, b'{"k":"a"}'),
+    ]
+    committed = writer.write(raws, 0)
+    # Dead letters neither count toward flush.size nor move the start offsets.
+    assert [(o.key, o.start_offset, o.end_offset, o.record_count) for o in committed] == [
+        ("topics/t/k=a/t+0+0000000000.json", 0, 5, 3)
+    ]
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [6]
+    letters = writer.dead_letters
+    assert [(d.raw.offset, d.stage, d.class_name) for d in letters] == [
+        (1, "VALUE_CONVERTER", "org.apache.kafka.connect.json.JsonConverter"),
+        (3, "TASK_PUT", "io.confluent.connect.s3.S3SinkTask"),
+        (4, "TASK_PUT", "io.confluent.connect.s3.S3SinkTask"),
+    ]
+    assert letters[0].raw == raws[1]
+    assert letters[0].exception_class == "s3connect.errors.ConversionError"
+    assert letters[1].exception_class == "s3connect.errors.PartitionError"
+    assert "offset=3" in letters[1].message and "'k'" in letters[1].message
+    assert "behavior.on.null.values=fail" in letters[2].message
+    assert "Traceback" in letters[0].stacktrace
+
+
+def test_errors_tolerance_none_fails_at_the_first_bad_record(tmp_path: Path) -> None:
+    ctx = build_writer_context(_config(tmp_path))
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    with pytest.raises(RecordError, match=r"topic='t', partition=0, offset=1") as info:
+        writer.write([_raw(0, b"{}"), _raw(1, b"{oops"), _raw(2, b"{}")], 0)
+    assert info.value.stage == "VALUE_CONVERTER"
+    assert writer.dead_letters == []
+
+
+def test_schemaless_record_into_avro_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
+    ctx = build_writer_context(
+        _config(
+            tmp_path,
+            **{"format.class": "avro", "errors.tolerance": "all", "flush.size": "2"},
+        )
+    )
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    envelope = json.dumps(
+        {
+            "schema": {"type": "struct", "fields": [{"field": "i", "type": "int32"}]},
+            "payload": {"i": 1},
+        }
+    ).encode()
+    # value.converter.schemas.enable=false: the envelope is schemaless data to Avro.
+    committed = writer.write([_raw(0, envelope)], 0)
+    assert committed == []
+    assert [d.raw.offset for d in writer.dead_letters] == [0]
+    assert "AvroFormat output needs values with a schema" in writer.dead_letters[0].message
+
+
+def test_context_headers_are_kafka_connects(tmp_path: Path) -> None:
+    from s3connect.dead_letters import DeadLetter, context_headers
+    from s3connect.errors import ConversionError
+
+    error = ConversionError(
+        "bad", topic="t", partition=2, offset=7, stage="VALUE_CONVERTER", class_name="C"
+    )
+    letter = DeadLetter.of(RawRecord("t", 2, 7, 5, None, b"x"), error)
+    headers = dict(context_headers(letter, "my-sink"))
+    assert list(headers) == [
+        "__connect.errors.topic",
+        "__connect.errors.partition",
+        "__connect.errors.offset",
+        "__connect.errors.connector.name",
+        "__connect.errors.task.id",
+        "__connect.errors.stage",
+        "__connect.errors.class.name",
+        "__connect.errors.exception.class.name",
+        "__connect.errors.exception.message",
+        "__connect.errors.exception.stacktrace",
+    ]
+    assert headers["__connect.errors.partition"] == b"2"
+    assert headers["__connect.errors.offset"] == b"7"
+    assert headers["__connect.errors.connector.name"] == b"my-sink"
+    assert headers["__connect.errors.task.id"] == b"0"
+    assert headers["__connect.errors.stage"] == b"VALUE_CONVERTER"
+    assert headers["__connect.errors.exception.message"] == (
+        b"bad (topic='t', partition=2, offset=7)"
+    )

@@ -1,0 +1,295 @@
+"""The sink's dead letter queue: a Kafka topic and a Delta table, fed once per micro-batch.
+
+The stateful processor emits a row per dead letter next to its committed-object rows (see
+:data:`DEAD_LETTER_COLUMNS`); the micro-batch handler then, on the driver:
+
+1. logs each one (``errors.log.enable``; with ``errors.log.include.messages`` key, value and
+   headers too);
+2. publishes it to ``errors.deadletterqueue.topic.name`` as Kafka Connect's
+   ``DeadLetterQueueReporter`` does: original key, value, headers and timestamp, plus the
+   ``__connect.errors.*`` context headers when enabled; the topic is created on start with one
+   partition and the configured replication factor when missing;
+3. appends it to the Delta table ``dlq.table`` (idempotently per micro-batch, like the commit log).
+
+Delivery to the topic is at-least-once, as in Kafka Connect: a micro-batch replayed after a crash
+between publishing and the checkpoint publishes its dead letters again. The Delta table keeps
+exactly one row per dead letter.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from confluent_kafka import KafkaException, Producer
+from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+
+from s3connect.config import SinkConfig
+from s3connect.dead_letters import DeadLetter, context_headers
+from s3connect.destinations import client_props
+from s3connect.errors import DestinationError
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = [
+    "DEAD_LETTER_COLUMNS",
+    "DLQ_TABLE_SCHEMA",
+    "DeadLetterQueue",
+    "dead_letter_row",
+    "ensure_dlq_topic",
+]
+
+_TIMEOUT_S = 30.0
+
+DEAD_LETTER_COLUMNS: Mapping[str, str] = {
+    "offset": "LONG",
+    "timestamp": "LONG",
+    "key": "BINARY",
+    "value": "BINARY",
+    "header_keys": "ARRAY<STRING>",
+    "header_values": "ARRAY<BINARY>",
+    "stage": "STRING",
+    "class_name": "STRING",
+    "exception_class": "STRING",
+    "exception_message": "STRING",
+    "exception_stacktrace": "STRING",
+}
+"""Columns of a dead-letter row of the processor output (besides ``topic`` and ``partition``)."""
+
+DLQ_TABLE_SCHEMA = (
+    "topic STRING, partition INT, offset LONG, timestamp TIMESTAMP, key BINARY, value BINARY, "
+    "headers ARRAY<STRUCT<key: STRING, value: BINARY>>, stage STRING, class_name STRING, "
+    "exception_class STRING, exception_message STRING, exception_stacktrace STRING, "
+    "connector_name STRING, failed_at TIMESTAMP"
+)
+
+
+def dead_letter_row(letter: DeadLetter) -> dict[str, Any]:
+    """The processor-output row of ``letter``."""
+    raw = letter.raw
+    return {
+        "topic": raw.topic,
+        "partition": raw.partition,
+        "offset": raw.offset,
+        "timestamp": raw.timestamp,
+        "key": raw.key,
+        "value": raw.value,
+        "header_keys": [k for k, _ in raw.headers],
+        "header_values": [v for _, v in raw.headers],
+        "stage": letter.stage,
+        "class_name": letter.class_name,
+        "exception_class": letter.exception_class,
+        "exception_message": letter.message,
+        "exception_stacktrace": letter.stacktrace,
+    }
+
+
+def _letter(row: Mapping[str, Any]) -> DeadLetter:
+    from s3connect.writer import RawRecord
+
+    keys = row["header_keys"] or []
+    values = row["header_values"] or []
+    raw = RawRecord(
+        topic=row["topic"],
+        partition=int(row["partition"]),
+        offset=int(row["offset"]),
+        timestamp=row["timestamp"],
+        key=None if row["key"] is None else bytes(row["key"]),
+        value=None if row["value"] is None else bytes(row["value"]),
+        headers=tuple(
+            (k, None if v is None else bytes(v)) for k, v in zip(keys, values, strict=True)
+        ),
+    )
+    return DeadLetter(
+        raw=raw,
+        stage=row["stage"],
+        class_name=row["class_name"],
+        exception_class=row["exception_class"],
+        message=row["exception_message"],
+        stacktrace=row["exception_stacktrace"],
+    )
+
+
+def ensure_dlq_topic(config: SinkConfig) -> None:
+    """Create the DLQ topic (one partition) when missing, as Kafka Connect does on start.
+
+    Raises:
+        DestinationError: the topic cannot be listed or created (e.g. a replication factor
+            above the number of brokers).
+    """
+    if config.dlq_topic is None:
+        return
+    admin = AdminClient(client_props(config.kafka_bootstrap_servers, config.kafka_options))
+    try:
+        metadata = admin.list_topics(timeout=_TIMEOUT_S)
+    except KafkaException as exc:
+        raise DestinationError(f"cannot list Kafka topics: {exc}") from None
+    found = metadata.topics.get(config.dlq_topic)
+    if found is not None and found.error is None:
+        return
+    new = NewTopic(config.dlq_topic, 1, config.dlq_replication_factor)
+    for name, future in admin.create_topics([new], request_timeout=_TIMEOUT_S).items():
+        try:
+            future.result(timeout=_TIMEOUT_S)
+        except KafkaException as exc:
+            if "TOPIC_ALREADY_EXISTS" not in str(exc):
+                raise DestinationError(
+                    f"cannot create the dead letter queue topic {name!r} "
+                    f"(errors.deadletterqueue.topic.replication.factor="
+                    f"{config.dlq_replication_factor}): {exc}"
+                ) from None
+
+
+def _shown(data: bytes | None) -> str:
+    if data is None:
+        return "null"
+    try:
+        return repr(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "base64:" + base64.b64encode(data).decode("ascii")
+
+
+class DeadLetterQueue:
+    """Logs, publishes and records the dead letters of each micro-batch for one sink config."""
+
+    def __init__(self, config: SinkConfig, log: Callable[[str], None]) -> None:
+        self._config = config
+        self._log = log
+        self._producer: Producer | None = None
+        self.count = 0
+        """Dead letters handled by this run."""
+
+    def handle(
+        self,
+        spark: SparkSession,
+        rows: Sequence[Mapping[str, Any]],
+        app_id: str,
+        batch_id: int,
+    ) -> None:
+        """Log, publish and record the dead-letter ``rows`` of micro-batch ``batch_id``."""
+        if not rows:
+            return
+        letters = sorted(
+            (_letter(r) for r in rows),
+            key=lambda d: (d.raw.topic, d.raw.partition, d.raw.offset),
+        )
+        self.count += len(letters)
+        config = self._config
+        if config.errors_log_enable:
+            for d in letters:
+                self._log(self._describe(d))
+        if config.dlq_topic is not None:
+            self._publish(config.dlq_topic, letters)
+        if config.dlq_table is not None:
+            self._append(spark, config.dlq_table, letters, app_id, batch_id)
+        where = [config.dlq_topic, config.dlq_table]
+        self._log(
+            f"batch {batch_id}: {len(letters)} records failed and went to the dead letter queue"
+            + (f" ({', '.join(w for w in where if w)})" if any(where) else " (dropped)")
+        )
+
+    def _describe(self, d: DeadLetter) -> str:
+        text = f"error: {d.stage} failed ({d.exception_class}): {d.message}"
+        if self._config.errors_log_include_messages:
+            raw = d.raw
+            headers = ", ".join(f"{k}={_shown(v)}" for k, v in raw.headers)
+            text += (
+                f"; record timestamp={raw.timestamp} key={_shown(raw.key)} "
+                f"value={_shown(raw.value)} headers=[{headers}]"
+            )
+        return text
+
+    def _publish(self, topic: str, letters: Sequence[DeadLetter]) -> None:
+        config = self._config
+        if self._producer is None:
+            props: dict[str, str | int | float | bool] = {
+                **client_props(config.kafka_bootstrap_servers, config.kafka_options),
+                "enable.idempotence": True,
+                "acks": "all",
+            }
+            self._producer = Producer(props)
+        producer = self._producer
+        failures: list[str] = []
+
+        def delivered(err: Any, _msg: Any) -> None:
+            if err is not None:
+                failures.append(str(err))
+
+        now = int(datetime.now(UTC).timestamp() * 1000)
+        for d in letters:
+            raw = d.raw
+            headers: list[tuple[str, str | bytes | None]] = list(raw.headers)
+            if config.dlq_context_headers:
+                headers += context_headers(d, config.name)
+            producer.produce(
+                topic,
+                value=raw.value,
+                key=raw.key,
+                headers=headers,
+                timestamp=raw.timestamp
+                if raw.timestamp is not None and raw.timestamp >= 0
+                else now,
+                on_delivery=delivered,
+            )
+            producer.poll(0)
+        left = producer.flush(_TIMEOUT_S)
+        if failures or left:
+            raise DestinationError(
+                f"cannot publish {len(letters)} dead letters to {topic!r}: "
+                + (failures[0] if failures else f"{left} still undelivered after {_TIMEOUT_S}s")
+            )
+
+    def _append(
+        self,
+        spark: SparkSession,
+        table: str,
+        letters: Sequence[DeadLetter],
+        app_id: str,
+        batch_id: int,
+    ) -> None:
+        from s3connect.commit_log import is_table_path
+
+        now = datetime.now(UTC).replace(tzinfo=None)
+        df = spark.createDataFrame(
+            [
+                (
+                    d.raw.topic,
+                    d.raw.partition,
+                    d.raw.offset,
+                    None
+                    if d.raw.timestamp is None
+                    else datetime.fromtimestamp(d.raw.timestamp / 1000, UTC).replace(tzinfo=None),
+                    d.raw.key,
+                    d.raw.value,
+                    [(k, v) for k, v in d.raw.headers],
+                    d.stage,
+                    d.class_name,
+                    d.exception_class,
+                    d.message,
+                    d.stacktrace,
+                    self._config.name,
+                    now,
+                )
+                for d in letters
+            ],
+            DLQ_TABLE_SCHEMA,
+        )
+        writer = (
+            df.write.format("delta")
+            .mode("append")
+            .option("txnAppId", app_id + "-dlq")
+            .option("txnVersion", batch_id)
+        )
+        if is_table_path(table):
+            writer.save(table)
+        else:
+            writer.saveAsTable(table)
+
+    def close(self) -> None:
+        """Flush and drop the producer."""
+        if self._producer is not None:
+            self._producer.flush(_TIMEOUT_S)
+            self._producer = None
