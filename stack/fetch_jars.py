@@ -5,6 +5,10 @@
 - ``.deps/spark-jars``: the Spark Kafka connector, spark-avro and Delta (``stack/spark-pom.xml``)
   minus every artifact PySpark's own ``jars/`` already has (as ``spark.jars.packages`` would skip
   Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.get_spark`.
+- ``.deps/schema-registry``: Apicurio Registry, a real server of Confluent's Schema Registry REST
+  API (under ``/apis/ccompat/v7``), run by ``stack/stack.py``. Its release is published on Maven
+  Central as a ready-to-run Quarkus distribution (``apicurio-registry-app:<v>:tar.gz:all``, a
+  runner jar and its ``lib/``); the 2.6 line is kept because it runs on Java 17 (3.x needs 21).
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPS = ROOT / ".deps"
 _VERSIONED = re.compile(r"^(?P<name>.+?)-\d[\w.\-]*\.jar$")
+MVN = ["mvn", "-q", "-B", "-s", str(ROOT / "stack" / "maven-settings.xml")]
+REGISTRY = "io.apicurio:apicurio-registry-app:2.6.13.Final:tar.gz:all"
 
 
 def _artifact(jar: str) -> str:
@@ -34,8 +41,8 @@ def _mvn_copy(pom: Path, out: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     subprocess.run(
         [
-            "mvn", "-q", "-B", "-s", str(ROOT / "stack" / "maven-settings.xml"), "-f", str(pom),
-            "dependency:copy-dependencies", f"-DoutputDirectory={tmp}", "-DincludeScope=runtime",
+            *MVN, "-f", str(pom), "dependency:copy-dependencies",
+            f"-DoutputDirectory={tmp}", "-DincludeScope=runtime",
         ],
         check=True,
     )  # fmt: skip
@@ -57,10 +64,37 @@ def _spark_extras(all_jars: Path, out: Path) -> None:
     print(f"{out.relative_to(ROOT)}: {len(kept)} jars beside PySpark's own")
 
 
+def _schema_registry(coords: str, out: Path) -> None:
+    """Fetch the registry distribution with Maven, unpack it into ``out`` (once per version)."""
+    stamp = out / ".artifact"
+    if stamp.exists() and stamp.read_text() == coords and any(out.glob("*-runner.jar")):
+        print(f"{out.relative_to(ROOT)}: up to date")
+        return
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    subprocess.run(
+        [
+            *MVN, "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy",
+            f"-Dartifact={coords}", f"-DoutputDirectory={tmp}",
+        ],
+        check=True, cwd=tmp,
+    )  # fmt: skip
+    (archive,) = tmp.glob("*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(tmp, filter="data")
+    archive.unlink()
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    stamp.write_text(coords)
+    print(f"{out.relative_to(ROOT)}: {coords} ({len(list((out / 'lib').glob('*.jar')))} jars)")
+
+
 def main() -> int:
     _mvn_copy(ROOT / "stack" / "kafka-pom.xml", DEPS / "kafka-libs")
     _mvn_copy(ROOT / "stack" / "spark-pom.xml", DEPS / "spark-jars-all")
     _spark_extras(DEPS / "spark-jars-all", DEPS / "spark-jars")
+    _schema_registry(REGISTRY, DEPS / "schema-registry")
     return 0
 
 

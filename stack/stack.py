@@ -1,4 +1,5 @@
-"""The local stack: a real Kafka broker (KRaft, official jars) and an S3-compatible server.
+"""The local stack: a real Kafka broker (KRaft, official jars), an S3-compatible server and a
+real Schema Registry (Confluent's REST API).
 
     python stack/stack.py up|down|status
 
@@ -7,8 +8,14 @@
   $KAFKA_CONTROLLER_PORT, default 9093), data and log under ``.stack/kafka``.
 - S3: moto's standalone server (``moto_server``, from PyPI) on 127.0.0.1:$S3_PORT (default 9000),
   path-style, log under ``.stack/s3``.
+- Schema Registry: Apicurio Registry (``.deps/schema-registry``, fetched by
+  ``stack/fetch_jars.py``) on 127.0.0.1:$SCHEMA_REGISTRY_PORT (default 8081), schemas in memory
+  (gone on restart), no auth, log under ``.stack/schema-registry``. It speaks Confluent's Schema
+  Registry API under ``/apis/ccompat/v7``: the base URL for ``SchemaRegistryClient``
+  (``{"url": ...}``) is ``http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7``, given by
+  :func:`schema_registry_url` and the ``schema_registry_url`` fixture of ``tests/conftest.py``.
 
-``up`` is idempotent (a running service is left alone) and waits until both answer; a port held by
+``up`` is idempotent (a running service is left alone) and waits until all answer; a port held by
 something else is reported clearly. ``down`` stops what ``up`` started.
 """
 
@@ -29,6 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 STACK = ROOT / ".stack"
 KAFKA_LIBS = ROOT / ".deps" / "kafka-libs"
+REGISTRY_DIST = ROOT / ".deps" / "schema-registry"
+REGISTRY_API = "/apis/ccompat/v7"
 HOST = "127.0.0.1"
 
 
@@ -61,6 +70,12 @@ class Service:
 KAFKA = Service("kafka", int(os.environ.get("KAFKA_PORT", "9092")))
 CONTROLLER_PORT = int(os.environ.get("KAFKA_CONTROLLER_PORT", "9093"))
 S3 = Service("s3", int(os.environ.get("S3_PORT", "9000")))
+SCHEMA_REGISTRY = Service("schema-registry", int(os.environ.get("SCHEMA_REGISTRY_PORT", "8081")))
+
+
+def schema_registry_url() -> str:
+    """The Confluent-compatible base URL of the local Schema Registry."""
+    return f"http://{HOST}:{SCHEMA_REGISTRY.port}{REGISTRY_API}"
 
 
 def _port_open(port: int) -> bool:
@@ -126,7 +141,7 @@ def _check_port_free(service: Service) -> None:
     if _port_open(service.port):
         sys.exit(
             f"{service.name}: port {service.port} on {HOST} is already taken by another process; "
-            f"stop it or choose another port ({service.name.upper()}_PORT=...)"
+            f"stop it or choose another port ({service.name.upper().replace('-', '_')}_PORT=...)"
         )
 
 
@@ -160,6 +175,29 @@ def start_s3() -> None:
     _start(S3, [str(moto), "-H", HOST, "-p", str(S3.port)])
 
 
+def start_schema_registry() -> None:
+    if SCHEMA_REGISTRY.pid():
+        print(
+            f"schema-registry: already running (pid {SCHEMA_REGISTRY.pid()}) on "
+            f"{schema_registry_url()}"
+        )
+        return
+    _check_port_free(SCHEMA_REGISTRY)
+    runner = sorted(REGISTRY_DIST.glob("*-runner.jar"))
+    if not runner:
+        sys.exit(f"no Schema Registry in {REGISTRY_DIST}: run `make install` first")
+    # C1 only and a small serial heap: ready in about 3 s, about 150 MB resident.
+    _start(
+        SCHEMA_REGISTRY,
+        [
+            "java", "-Xms64m", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-Djava.awt.headless=true",
+            f"-Dquarkus.http.host={HOST}", f"-Dquarkus.http.port={SCHEMA_REGISTRY.port}",
+            "-jar", str(runner[-1]),
+        ],
+    )  # fmt: skip
+
+
 def _kafka_ready() -> bool:
     if not _port_open(KAFKA.port):
         return False
@@ -175,6 +213,14 @@ def _kafka_ready() -> bool:
 def _s3_ready() -> bool:
     try:
         with urllib.request.urlopen(f"http://{HOST}:{S3.port}/", timeout=1) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
+def _schema_registry_ready() -> bool:
+    try:
+        with urllib.request.urlopen(f"{schema_registry_url()}/subjects", timeout=1) as r:
             return bool(r.status == 200)
     except OSError:
         return False
@@ -198,10 +244,13 @@ def _wait(service: Service, ready: object, timeout: float = 90.0) -> None:
 def up() -> None:
     start_kafka()
     start_s3()
+    start_schema_registry()
     _wait(KAFKA, _kafka_ready)
     _wait(S3, _s3_ready)
+    _wait(SCHEMA_REGISTRY, _schema_registry_ready)
     print(f"kafka: ready on {HOST}:{KAFKA.port}")
     print(f"s3:    ready on http://{HOST}:{S3.port}")
+    print(f"schema-registry: ready on {schema_registry_url()}")
 
 
 def _stop(service: Service) -> None:
@@ -221,13 +270,19 @@ def _stop(service: Service) -> None:
 
 
 def down() -> None:
+    _stop(SCHEMA_REGISTRY)
     _stop(S3)
     _stop(KAFKA)
 
 
 def status() -> int:
     code = 0
-    for service, ready in ((KAFKA, _kafka_ready), (S3, _s3_ready)):
+    services = (
+        (KAFKA, _kafka_ready),
+        (S3, _s3_ready),
+        (SCHEMA_REGISTRY, _schema_registry_ready),
+    )
+    for service, ready in services:
         pid = service.pid()
         if pid and ready():
             print(f"{service.name}: running (pid {pid}) on port {service.port}")

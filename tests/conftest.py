@@ -1,4 +1,5 @@
-"""Shared fixtures: the real local stack (Kafka broker, S3 server) and one SparkSession.
+"""Shared fixtures: the real local stack (Kafka broker, S3 server, Schema Registry) and one
+SparkSession.
 
 Integration tests take these fixtures; when the stack is not up (``make up``) they fail loudly,
 never skip.
@@ -17,6 +18,7 @@ import pytest
 from botocore.config import Config as BotoConfig
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.schema_registry import SchemaRegistryClient
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -24,6 +26,11 @@ if TYPE_CHECKING:
 KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
 S3_ENDPOINT = f"http://127.0.0.1:{os.environ.get('S3_PORT', '9000')}"
 S3_CREDENTIALS = {"aws_access_key_id": "test", "aws_secret_access_key": "test"}
+# Confluent-compatible base URL of the stack's Schema Registry (see stack/stack.py).
+SCHEMA_REGISTRY_URL = os.environ.get(
+    "SCHEMA_REGISTRY_URL",
+    f"http://127.0.0.1:{os.environ.get('SCHEMA_REGISTRY_PORT', '8081')}/apis/ccompat/v7",
+)
 
 
 def _require(port_url: str, what: str) -> None:
@@ -119,6 +126,18 @@ def bucket(s3: Any) -> str:
     name = f"b-{uuid.uuid4().hex[:12]}"
     s3.create_bucket(Bucket=name)
     return name
+
+
+@pytest.fixture(scope="session")
+def schema_registry_url() -> str:
+    """The stack's Schema Registry base URL, for ``SchemaRegistryClient({"url": ...})``."""
+    _require(SCHEMA_REGISTRY_URL.split("/apis/", 1)[0], "The Schema Registry")
+    return SCHEMA_REGISTRY_URL
+
+
+@pytest.fixture(scope="session")
+def schema_registry(schema_registry_url: str) -> SchemaRegistryClient:
+    return SchemaRegistryClient({"url": schema_registry_url})
 
 
 @pytest.fixture(scope="session")

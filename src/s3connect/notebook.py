@@ -74,6 +74,25 @@ SINK_WIDGETS: tuple[WidgetSpec, ...] = (
         (FROM_CONFIG, "avro", "json", "parquet"),
         "Headers file format",
     ),
+    (
+        "schema.compatibility",
+        FROM_CONFIG,
+        (FROM_CONFIG, "NONE", "BACKWARD", "FORWARD", "FULL"),
+        "Schema evolution",
+    ),
+    ("errors.tolerance", FROM_CONFIG, (FROM_CONFIG, "none", "all"), "Bad records: fail or DLQ"),
+    ("errors.deadletterqueue.topic.name", "", None, "Dead letter queue topic"),
+    (
+        "errors.deadletterqueue.context.headers.enable",
+        FROM_CONFIG,
+        (FROM_CONFIG, "true", "false"),
+        "DLQ context headers",
+    ),
+    ("dlq.table", "", None, "Dead letter Delta table (name or path)"),
+    ("s3.ssea.name", "", None, "Server-side encryption (AES256 or aws:kms)"),
+    ("s3.sse.kms.key.id", "", None, "KMS key id (aws:kms)"),
+    ("s3.acl.canned", "", None, "Canned ACL (e.g. bucket-owner-full-control)"),
+    ("s3.object.tagging", FROM_CONFIG, (FROM_CONFIG, "true", "false"), "Tag objects with offsets"),
     ("checkpoint.location", "", None, "Checkpoint location"),
     ("trigger", "availableNow", None, "Trigger: availableNow or an interval (e.g. 30 seconds)"),
     ("commit.log.table", "", None, "Commit log Delta table (name or path)"),
@@ -112,15 +131,19 @@ def show_effective_config(config: SinkConfig, show: Callable[[str], None] = prin
 def show_sink_result(
     spark: Any, config: SinkConfig, summary: Any, display: Callable[[Any], None] | None = None
 ) -> None:
-    """Show the latest rows of the commit log (the run already printed its summary table)."""
-    if not config.commit_log_table:
-        return
+    """Show the latest rows of the commit log and of the dead letter table, when configured
+    (the run already printed its summary table)."""
     from s3connect.commit_log import is_table_path
 
-    table = config.commit_log_table
-    source = f"delta.`{table}`" if is_table_path(table) else table
-    latest = spark.sql(f"SELECT * FROM {source} ORDER BY committed_at DESC, object_key LIMIT 20")
-    if display is not None:
-        display(latest)
-    else:
-        latest.show(truncate=False)
+    queries = []
+    if config.commit_log_table:
+        queries.append((config.commit_log_table, "committed_at DESC, object_key"))
+    if config.dlq_table and getattr(summary, "dead_letters", 0):
+        queries.append((config.dlq_table, "failed_at DESC, topic, partition, offset"))
+    for table, order in queries:
+        source = f"delta.`{table}`" if is_table_path(table) else table
+        latest = spark.sql(f"SELECT * FROM {source} ORDER BY {order} LIMIT 20")
+        if display is not None:
+            display(latest)
+        else:
+            latest.show(truncate=False)

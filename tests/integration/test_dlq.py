@@ -6,6 +6,7 @@ dead letter queue; dead letters never count toward flush.size nor move file name
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from collections.abc import Iterator
@@ -33,10 +34,9 @@ def dlq_topic(kafka_admin: AdminClient) -> Iterator[str]:
     name = f"dlq-{uuid.uuid4().hex[:8]}"
     yield name
     for future in kafka_admin.delete_topics([name]).values():
-        try:
+        # A test that failed early never created it.
+        with contextlib.suppress(Exception):
             future.result(timeout=30)
-        except Exception:  # noqa: BLE001 - a test that failed early never created it
-            pass
 
 
 def _produce(producer: Producer, topic: str, values: list[bytes | None]) -> None:
@@ -115,9 +115,6 @@ def test_bad_records_go_to_the_dlq_topic_and_table_with_context_headers(
         message = h["__connect.errors.exception.message"].decode()
         assert f"topic='{t}', partition=0, offset={offset}" in message
         assert b"Traceback" in h["__connect.errors.exception.stacktrace"]
-    assert "partition.field.name" in headers[1]["__connect.errors.exception.message"].decode() or (
-        "'k'" in headers[1]["__connect.errors.exception.message"].decode()
-    )
 
     # The Delta table: one row per dead letter, queryable with SQL.
     rows = spark.sql(
@@ -202,14 +199,12 @@ def test_schemaless_record_to_avro_goes_to_the_dlq_alone(
     })  # fmt: skip
     run_sink(SinkConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
     got = objects(s3, bucket)
-    assert list(got) == [f"topics/{t}/partition=0/{t}+0+0000000000.avro"]
-    assert [r["id"] for r in read_avro(got[f"topics/{t}/partition=0/{t}+0+0000000000.avro"])[2]] == [
-        0,
-        2,
-        3,
-    ]
+    first = f"topics/{t}/partition=0/{t}+0+0000000000.avro"
+    assert list(got) == [first]
+    assert [r["id"] for r in read_avro(got[first])[2]] == [0, 2, 3]
     (msg,) = consume(dlq_topic, 1)
     h = dict(msg.headers())
     assert h["__connect.errors.offset"] == b"1"
     assert h["__connect.errors.stage"] == b"TASK_PUT"
-    assert b"AvroFormat output needs values with a schema" in h["__connect.errors.exception.message"]
+    message = h["__connect.errors.exception.message"]
+    assert b"AvroFormat output needs values with a schema" in message
