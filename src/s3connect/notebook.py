@@ -135,10 +135,11 @@ def show_sink_result(
     (the run already printed its summary table)."""
     from s3connect.commit_log import is_table_path
 
-    queries = []
+    queries: list[tuple[str, str]] = []
     if config.commit_log_table:
         queries.append((config.commit_log_table, "committed_at DESC, object_key"))
-    if config.dlq_table and getattr(summary, "dead_letters", 0):
+    dead_letters: int = getattr(summary, "dead_letters", 0)
+    if config.dlq_table and dead_letters:
         queries.append((config.dlq_table, "failed_at DESC, topic, partition, offset"))
     for table, order in queries:
         source = f"delta.`{table}`" if is_table_path(table) else table
