@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from s3connect.errors import ConfigError
+from s3connect.registry import REGISTRY_CONVERTER_CLASSES, RegistrySettings, display_url
 from s3connect.timeformat import JodaFormatter, JodaZone, validate_pattern
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "FORMAT_CLASSES",
     "HIDDEN",
     "PARTITIONER_CLASSES",
+    "SINK_CONVERTER_CLASSES",
     "SSE_ALGORITHMS",
     "TIMESTAMP_EXTRACTOR_CLASSES",
     "SinkConfig",
@@ -80,6 +82,12 @@ CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
 )
 """Short converter name -> Kafka Connect converter class."""
 
+SINK_CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
+    {**CONVERTER_CLASSES, **REGISTRY_CONVERTER_CLASSES}
+)
+"""The sink's converters: Kafka's and Confluent's Schema Registry ones (``avro``,
+``jsonschema``, ``protobuf``)."""
+
 TIMESTAMP_EXTRACTOR_CLASSES: Mapping[str, str] = MappingProxyType(
     {
         name: f"io.confluent.connect.storage.partitioner.TimeBasedPartitioner${name}"
@@ -89,13 +97,32 @@ TIMESTAMP_EXTRACTOR_CLASSES: Mapping[str, str] = MappingProxyType(
 )
 """Confluent short extractor name -> class (``TimeBasedPartitioner.newTimestampExtractor``)."""
 
-_SR_CONVERTERS = frozenset(
-    {
-        "io.confluent.connect.avro.AvroConverter",
-        "io.confluent.connect.json.JsonSchemaConverter",
-        "io.confluent.connect.protobuf.ProtobufConverter",
-    }
-)
+# Confluent Cloud's input.data.format -> converter.
+_CLOUD_INPUTS = {
+    "JSON": "json",
+    "STRING": "string",
+    "BYTES": "bytearray",
+    "AVRO": "avro",
+    "JSON_SR": "jsonschema",
+    "PROTOBUF": "protobuf",
+}
+# Schema Registry converter settings that change the Connect data: accepted at their default.
+_SR_CONVERTER_DEFAULTS = {
+    "key.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+    "value.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+    "connect.meta.data": "true",
+    "enhanced.avro.schema.support": "false",
+    "enhanced.protobuf.schema.support": "false",
+    "generalized.sum.type.support": "false",
+    "scrub.invalid.names": "false",
+    "use.latest.version": "false",
+    "int.for.enums": "false",
+    "optional.for.nullables": "false",
+    "optional.for.proto2": "false",
+    "wrapper.for.nullables": "false",
+    "wrapper.for.raw.primitives": "true",
+    "use.optional.for.nonrequired": "false",
+}
 _TIME_PARTITIONERS = frozenset({"time", "daily", "hourly"})
 _DAY_MS = 86_400_000
 _HOUR_MS = 3_600_000
@@ -174,8 +201,6 @@ _LATER: Mapping[str, tuple[str | None, str]] = MappingProxyType(
         "s3.proxy.url": ("", "S3 proxies"),
         "s3.proxy.user": (None, "S3 proxies"),
         "s3.proxy.password": (None, "S3 proxies"),
-        "errors.retry.timeout": ("0", "error retries"),
-        "errors.retry.delay.max.ms": ("60000", "error retries"),
         "transforms": ("", "single message transforms"),
         "predicates": ("", "single message transforms"),
     }
@@ -208,7 +233,13 @@ _TRIGGER_ALLOWED = (
 
 def _is_secret(key: str) -> bool:
     k = key.lower()
-    return "password" in k or "secret" in k or k.endswith("jaas.config") or "sse.customer" in k
+    return (
+        "password" in k
+        or "secret" in k
+        or k.endswith("jaas.config")
+        or "sse.customer" in k
+        or k.endswith("user.info")
+    )
 
 
 def _shown(key: str, value: str) -> str:
@@ -301,11 +332,21 @@ class SinkConfig:
     store_kafka_headers: bool = False
     keys_format: Literal["avro", "json", "parquet", "bytearray"] = "avro"
     headers_format: Literal["avro", "json", "parquet"] = "avro"
-    key_converter: Literal["json", "string", "bytearray"] = "json"
-    value_converter: Literal["json", "string", "bytearray"] = "json"
+    key_converter: Literal["json", "string", "bytearray", "avro", "jsonschema", "protobuf"] = "json"
+    value_converter: Literal["json", "string", "bytearray", "avro", "jsonschema", "protobuf"] = (
+        "json"
+    )
     key_converter_schemas_enable: bool = True
     value_converter_schemas_enable: bool = True
-    schema_compatibility: str = "NONE"
+    key_converter_registry: RegistrySettings | None = None
+    """``key.converter.schema.registry.url`` and basic auth, for a Schema Registry converter."""
+    value_converter_registry: RegistrySettings | None = None
+    """``value.converter.schema.registry.url`` and basic auth, for a Schema Registry converter."""
+    errors_retry_timeout_ms: int = 0
+    """``errors.retry.timeout``: how long a failing Schema Registry call is retried (-1: ever)."""
+    errors_retry_delay_max_ms: int = 60_000
+    """``errors.retry.delay.max.ms``: the cap of the backoff between those retries."""
+    schema_compatibility: Literal["NONE", "BACKWARD", "FORWARD", "FULL"] = "NONE"
     errors_tolerance: Literal["none", "all"] = "none"
     errors_log_enable: bool = False
     errors_log_include_messages: bool = False
@@ -456,9 +497,9 @@ class SinkConfig:
                 "store.kafka.headers": _bool_text(self.store_kafka_headers),
                 "keys.format.class": FORMAT_CLASSES[self.keys_format],
                 "headers.format.class": FORMAT_CLASSES[self.headers_format],
-                "key.converter": CONVERTER_CLASSES[self.key_converter],
+                "key.converter": SINK_CONVERTER_CLASSES[self.key_converter],
                 "key.converter.schemas.enable": _bool_text(self.key_converter_schemas_enable),
-                "value.converter": CONVERTER_CLASSES[self.value_converter],
+                "value.converter": SINK_CONVERTER_CLASSES[self.value_converter],
                 "value.converter.schemas.enable": _bool_text(self.value_converter_schemas_enable),
                 "schema.compatibility": self.schema_compatibility,
                 "errors.tolerance": self.errors_tolerance,
@@ -473,8 +514,22 @@ class SinkConfig:
         )
         if self.dlq_table is not None:
             d["dlq.table"] = self.dlq_table
+        d["errors.retry.timeout"] = str(self.errors_retry_timeout_ms)
+        d["errors.retry.delay.max.ms"] = str(self.errors_retry_delay_max_ms)
+        for side, registry in (
+            ("key", self.key_converter_registry),
+            ("value", self.value_converter_registry),
+        ):
+            if registry is not None:
+                prefix = f"{side}.converter."
+                d[prefix + "schema.registry.url"] = registry.url
+                d[prefix + "basic.auth.credentials.source"] = registry.credentials_source
+                if registry.user_info is not None:
+                    d[prefix + "basic.auth.user.info"] = registry.user_info
         if masked:
             d = {k: (HIDDEN if _is_secret(k) else v) for k, v in d.items()}
+            for k in [k for k in d if k.endswith("schema.registry.url")]:
+                d[k] = display_url(d[k])
         return d
 
     def __repr__(self) -> str:
@@ -880,6 +935,13 @@ def _read_errors(r: _Reader, kw: dict[str, Any]) -> None:
     kw["errors_tolerance"] = r.choice("errors.tolerance", "none", ("none", "all"))
     kw["errors_log_enable"] = r.boolean("errors.log.enable", False)
     kw["errors_log_include_messages"] = r.boolean("errors.log.include.messages", False)
+    # Used for Schema Registry calls (RetryWithToleranceOperator's semantics).
+    kw["errors_retry_timeout_ms"] = r.integer(
+        "errors.retry.timeout", 0, -1, _LONG_MAX, "must be an integer >= -1 (ms; -1: retry forever)"
+    )
+    kw["errors_retry_delay_max_ms"] = r.integer(
+        "errors.retry.delay.max.ms", 60_000, 0, _LONG_MAX, "must be an integer >= 0 (ms)"
+    )
     kw["dlq_context_headers"] = r.boolean("errors.deadletterqueue.context.headers.enable", False)
     kw["dlq_replication_factor"] = r.integer(
         "errors.deadletterqueue.topic.replication.factor",
@@ -1370,12 +1432,9 @@ def _read_partitioner(r: _Reader, kw: dict[str, Any], cloud: bool) -> None:
     kw["behavior_on_null_values"] = r.choice(
         "behavior.on.null.values", "fail", ("fail", "ignore", "write")
     )
-    compat = r.choice("schema.compatibility", "NONE", ("NONE", "BACKWARD", "FORWARD", "FULL"))
-    if compat != "NONE":
-        r.later(
-            "schema.compatibility", _raw_or(r, "schema.compatibility"), "only NONE is supported"
-        )
-    kw["schema_compatibility"] = "NONE"
+    kw["schema_compatibility"] = r.choice(
+        "schema.compatibility", "NONE", ("NONE", "BACKWARD", "FORWARD", "FULL")
+    )
 
 
 def _valid_timezone(tz: str) -> bool:
@@ -1403,31 +1462,33 @@ def _check_joda_pattern(pattern: str, timezone: str, locale: str) -> str | None:
 
 def _read_converters(r: _Reader, kw: dict[str, Any]) -> None:
     sr_converters: set[str] = set()
+    allowed = (
+        "must be one of json, string, bytearray, avro, jsonschema, protobuf or their converter "
+        "classes (" + ", ".join(SINK_CONVERTER_CLASSES.values()) + ")"
+    )
     for side in ("key", "value"):
         key = f"{side}.converter"
         kw[key.replace(".", "_")] = "json"
         value = r.get(key)
         if value is None:
             continue
-        short = _resolve_class(value, CONVERTER_CLASSES)
+        short = _resolve_class(value, SINK_CONVERTER_CLASSES)
         if short is not None:
             kw[key.replace(".", "_")] = short
-        elif value.strip() in _SR_CONVERTERS:
-            sr_converters.add(side)
-            r.later(key, value, "Schema Registry converters come in a later release")
+            if short in REGISTRY_CONVERTER_CLASSES:
+                sr_converters.add(side)
         else:
-            r.invalid(
-                key, value, "must be one of json, string, bytearray or their converter classes"
-            )
+            r.invalid(key, value, allowed)
     idf = r.get("input.data.format")
     value_schemas_default = True
     if idf is not None:
-        text = idf.strip().upper()
-        mapped = {"JSON": "json", "STRING": "string", "BYTES": "bytearray"}.get(text)
-        if text in ("AVRO", "JSON_SR", "PROTOBUF"):
-            r.later("input.data.format", idf, "Schema Registry formats come in a later release")
-        elif mapped is None:
-            r.invalid("input.data.format", idf, "must be one of JSON, STRING, BYTES")
+        mapped = _CLOUD_INPUTS.get(idf.strip().upper())
+        if mapped is None:
+            r.invalid(
+                "input.data.format",
+                idf,
+                "must be one of AVRO, JSON_SR, PROTOBUF, JSON, STRING, BYTES",
+            )
         elif r.has("value.converter") and kw["value_converter"] != mapped:
             r.problems.append(
                 f"input.data.format={idf.strip()} and value.converter="
@@ -1436,24 +1497,64 @@ def _read_converters(r: _Reader, kw: dict[str, Any]) -> None:
         else:
             kw["value_converter"] = mapped
             value_schemas_default = mapped != "json"  # Cloud's JSON input is schemaless
+            if mapped in REGISTRY_CONVERTER_CLASSES:
+                sr_converters.add("value")
     kw["key_converter_schemas_enable"] = r.boolean("key.converter.schemas.enable", True)
     kw["value_converter_schemas_enable"] = r.boolean(
         "value.converter.schemas.enable", value_schemas_default
     )
+    for side in sorted(sr_converters):
+        kw[f"{side}_converter_registry"] = _read_registry(r, side, kw[f"{side}_converter"])
     for side in ("key", "value"):
         prefix = f"{side}.converter."
         for key in [k for k in r.raw if k.startswith(prefix) and k not in r.used]:
             suffix = key[len(prefix) :]
             value = r.get(key) or ""
-            if side in sr_converters or suffix == "schemas.cache.size":
+            if side in sr_converters and suffix in _SR_CONVERTER_DEFAULTS:
+                if value.strip().lower() != _SR_CONVERTER_DEFAULTS[suffix].lower():
+                    r.later(key, value, f"only the default {_SR_CONVERTER_DEFAULTS[suffix]}")
+            elif side in sr_converters or suffix == "schemas.cache.size":
                 r.ignored.append(key)
             elif suffix in _JSON_CONVERTER_LATER:
                 if value.strip().lower() != _JSON_CONVERTER_LATER[suffix]:
                     r.later(key, value, "only the JsonConverter default is supported")
             elif suffix.startswith(("schema.registry.", "basic.auth.")):
-                r.later(key, value, "Schema Registry converters come in a later release")
+                r.ignored.append(key)  # the converter is not a Schema Registry one
             else:
                 r.used.discard(key)  # reported as unknown
+
+
+def _read_registry(r: _Reader, side: str, converter: str) -> RegistrySettings | None:
+    """``<side>.converter.schema.registry.url`` and basic auth of a Schema Registry converter."""
+    prefix = f"{side}.converter."
+    what = f"for {SINK_CONVERTER_CLASSES[converter]}"
+    url = r.optional(prefix + "schema.registry.url")
+    if url is None:
+        r.missing(prefix + "schema.registry.url", f"the Schema Registry base URL {what}")
+        return None
+    bad = [u.strip() for u in url.split(",") if not re.match(r"^https?://\S+$", u.strip())]
+    if bad:
+        r.invalid(prefix + "schema.registry.url", display_url(url), "must be http(s) URLs")
+    source = r.choice(
+        prefix + "basic.auth.credentials.source", "URL", ("URL", "USER_INFO", "SASL_INHERIT")
+    )
+    if source == "SASL_INHERIT":
+        r.later(prefix + "basic.auth.credentials.source", source, "only URL and USER_INFO")
+    user_info = r.optional(prefix + "basic.auth.user.info")
+    if source == "USER_INFO":
+        if user_info is None:
+            r.missing(prefix + "basic.auth.user.info", f"user:password with USER_INFO {what}")
+        elif ":" not in user_info:
+            r.invalid(prefix + "basic.auth.user.info", user_info, "must be user:password")
+        elif "@" in url.split("//", 1)[-1].split("/", 1)[0]:
+            r.problems.append(
+                f"{prefix}schema.registry.url has user info and "
+                f"{prefix}basic.auth.credentials.source=USER_INFO: keep the credentials in one "
+                "place"
+            )
+    elif user_info is not None:
+        r.ignored.append(prefix + "basic.auth.user.info")
+    return RegistrySettings(url=url, credentials_source=source, user_info=user_info)
 
 
 def _read_keys_headers(r: _Reader, kw: dict[str, Any]) -> None:

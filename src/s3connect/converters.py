@@ -24,6 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol, runtime_checkable
 
+from s3connect.codegen import FAIL, json_to_connect_fast
 from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 
 __all__ = [
@@ -150,8 +151,19 @@ def _bytes_to_decimal(raw: bytes, scale: int) -> Decimal:
 # JSON -> Connect
 
 
+# json.loads(data, parse_float=Decimal) builds a decoder per call; one shared decoder does the
+# same (bytes are decoded exactly as json.loads decodes them).
+_DECODER = json.JSONDecoder(parse_float=Decimal)
+_JSON_WS = b" \t\n\r"
+_ENVELOPE_START = b'{"schema":'
+_PAYLOAD_KEY = ',"payload":'
+_MISS: Any = object()
+
+
 def _loads(data: bytes) -> Any:
     try:
+        if data.__class__ is bytes:
+            return _DECODER.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
         return json.loads(data, parse_float=Decimal)
     except (ValueError, UnicodeDecodeError) as e:
         raise ValueError(
@@ -394,6 +406,21 @@ def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[
         return convert(node)
 
     return checked
+
+
+def _compile_payload(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
+    """The payload converter of ``schema``: generated straight-line code for the common case
+    (:mod:`s3connect.codegen`), the reference :func:`_compile_json_to_connect` for the rest."""
+    reference = _compile_json_to_connect(schema, replace)
+    fast = json_to_connect_fast(schema, replace, _compile_json_to_connect)
+    if fast is None:
+        return reference
+
+    def convert(node: Any) -> Any:
+        out = fast(node)
+        return reference(node) if out is FAIL else out
+
+    return convert
 
 
 def _schemaless(node: Any) -> Any:
@@ -649,18 +676,76 @@ class JsonConverter:
         self.replace_null_with_default = replace_null_with_default
         self._cache: dict[str, tuple[ConnectSchema | None, Callable[[Any], Any]]] = {}
         self._cache_size = 1000
+        # Envelopes seen, by their raw bytes up to the payload: b'{"schema":<schema>,"payload":'
+        # -> (schema, payload converter). A record starting with such bytes needs only its
+        # payload parsed; the schema is neither reparsed nor looked up by repr.
+        self._prefixes: dict[bytes, tuple[ConnectSchema | None, Callable[[Any], Any]]] = {}
+        self._last_prefix = b""
+        self._last_hit: tuple[ConnectSchema | None, Callable[[Any], Any]] | None = None
 
     def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
         """Decode JSON bytes; null bytes (a tombstone) give ``(None, None)``."""
         if data is None:
             return None, None
+        if self.schemas_enable and data.__class__ is bytes:
+            hit = self._known_envelope(data)
+            if hit is not None:
+                return hit
         node = _loads(data)
         if not self.schemas_enable:
             return _schemaless(node), None
         if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
             raise ValueError(_ENVELOPE_ERROR)
-        schema, convert = self._schema(node["schema"])
+        cached = self._schema(node["schema"])
+        if data.__class__ is bytes:
+            self._learn_prefix(data, cached)
+        schema, convert = cached
         return convert(node["payload"]), schema
+
+    def _known_envelope(self, data: bytes) -> tuple[Any, ConnectSchema | None] | None:
+        """The converted record when ``data`` is ``{"schema":S,"payload":P}`` with the bytes of
+        an S seen before and a P that parses; else None (the full path then decides, errors
+        included). Same result as the full path: the envelope is exactly those two keys."""
+        prefix, cached = self._last_prefix, self._last_hit
+        if cached is None or not data.startswith(prefix):
+            if not data.startswith(_ENVELOPE_START):
+                return None
+            for prefix, cached in self._prefixes.items():  # noqa: B007
+                if data.startswith(prefix):
+                    break
+            else:
+                return None
+            self._last_prefix, self._last_hit = prefix, cached
+        rest = data[len(prefix) :].rstrip(_JSON_WS)
+        if not rest.endswith(b"}"):
+            return None
+        try:
+            # The prefix ends on an ASCII byte and data starts with '{"': json.loads would
+            # decode all of it as UTF-8, so the rest decodes alone the same way.
+            payload = _DECODER.decode(rest[:-1].decode("utf-8", "surrogatepass"))
+        except ValueError:
+            return None
+        schema, convert = cached
+        return convert(payload), schema
+
+    def _learn_prefix(
+        self, data: bytes, cached: tuple[ConnectSchema | None, Callable[[Any], Any]]
+    ) -> None:
+        if not data.startswith(_ENVELOPE_START):
+            return
+        try:
+            text = data.decode("utf-8", "surrogatepass")
+            _, end = _DECODER.raw_decode(text, len(_ENVELOPE_START))
+        except ValueError:
+            return
+        if not text.startswith(_PAYLOAD_KEY, end):
+            return
+        size = len(text[:end].encode("utf-8", "surrogatepass")) + len(_PAYLOAD_KEY)
+        prefix = data[:size]
+        if len(self._prefixes) >= 16:
+            self._prefixes.pop(next(iter(self._prefixes)))
+        self._prefixes[prefix] = cached
+        self._last_prefix, self._last_hit = prefix, cached
 
     def _schema(self, node: Any) -> tuple[ConnectSchema | None, Callable[[Any], Any]]:
         """Parse an envelope schema through a bounded cache (as Kafka's ``schemas.cache.size``),
@@ -671,7 +756,7 @@ class JsonConverter:
         if cached is None:
             schema = parse_json_schema(node)
             replace = self.replace_null_with_default
-            convert = _schemaless if schema is None else _compile_json_to_connect(schema, replace)
+            convert = _schemaless if schema is None else _compile_payload(schema, replace)
             if len(self._cache) >= self._cache_size:
                 self._cache.pop(next(iter(self._cache)))
             cached = self._cache[key] = (schema, convert)

@@ -10,6 +10,7 @@ __all__ = [
     "RecordError",
     "S3ConnectError",
     "SchemaProjectionError",
+    "SchemaRegistryError",
     "SourceObjectError",
     "StorageError",
 ]
@@ -61,6 +62,39 @@ class SchemaProjectionError(RecordError):
     """``schema.compatibility`` BACKWARD/FORWARD/FULL cannot handle a record's value schema: the
     schema or the open file's has no version, or the value cannot be projected onto the file's
     schema (Kafka Connect's ``SchemaProjectorException``)."""
+
+
+class SchemaRegistryError(S3ConnectError):
+    """The Schema Registry is down or answers with an error that is not about the record (5xx,
+    refused connection, timeout, 401/403), still after the retries ``errors.retry.timeout``
+    allows: fails the query. Names the registry URL (never its credentials) and the record's
+    topic, partition and offset. A record the registry cannot describe (bad magic byte, unknown
+    schema id) is a :class:`ConversionError` instead."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str,
+        topic: str | None = None,
+        partition: int | None = None,
+        offset: int | None = None,
+    ) -> None:
+        where = ""
+        if topic is not None:
+            where = f" (topic={topic!r}, partition={partition}, offset={offset})"
+        super().__init__(f"Schema Registry {url}: {message}{where}")
+        self.reason = message
+        self.url = url
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+
+    def at(self, topic: str, partition: int, offset: int) -> SchemaRegistryError:
+        """The same error, naming the record it was raised for."""
+        return SchemaRegistryError(
+            self.reason, url=self.url, topic=topic, partition=partition, offset=offset
+        )
 
 
 class StorageError(S3ConnectError):

@@ -6,7 +6,10 @@ entry per micro-batch slice rather than one per record.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from s3connect.writer import PendingRecord, RawRecord
 
@@ -26,13 +29,17 @@ _SCHEMA = pa.schema(
 
 def encode_pending(records: list[PendingRecord]) -> bytes:
     """Serialize records (of one topic-partition) into one chunk."""
+    raws = [p.raw for p in records]
     table = pa.table(
         {
-            "offset": [p.raw.offset for p in records],
-            "timestamp": [p.raw.timestamp for p in records],
-            "key": [p.raw.key for p in records],
-            "value": [p.raw.value for p in records],
-            "headers": [[{"key": k, "value": v} for k, v in p.raw.headers] for p in records],
+            "offset": [r.offset for r in raws],
+            "timestamp": [r.timestamp for r in raws],
+            "key": [r.key for r in raws],
+            "value": [r.value for r in raws],
+            "headers": [
+                [{"key": k, "value": v} for k, v in r.headers] if r.headers else []
+                for r in raws
+            ],
             "encoded_partition": [p.encoded_partition for p in records],
         },
         schema=_SCHEMA,
@@ -46,18 +53,28 @@ def encode_pending(records: list[PendingRecord]) -> bytes:
 def decode_pending(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
     """The records of one chunk written by :func:`encode_pending`."""
     table = pa.ipc.open_stream(chunk).read_all()
+    headers = table.column("headers")
+    # Column by column (to_pylist of whole rows builds a dict per record).
     return [
         PendingRecord(
-            RawRecord(
-                topic=topic,
-                partition=partition,
-                offset=row["offset"],
-                timestamp=row["timestamp"],
-                key=row["key"],
-                value=row["value"],
-                headers=tuple((h["key"], h["value"]) for h in row["headers"]),
-            ),
-            row["encoded_partition"],
+            RawRecord(topic, partition, offset, ts, key, value, tuple(_pairs(h)) if h else ()),
+            encoded,
         )
-        for row in table.to_pylist()
+        for offset, ts, key, value, h, encoded in zip(
+            table.column("offset").to_pylist(),
+            table.column("timestamp").to_pylist(),
+            table.column("key").to_pylist(),
+            table.column("value").to_pylist(),
+            headers.to_pylist() if pc.sum(pc.list_value_length(headers)).as_py() else _empty(len(headers)),
+            table.column("encoded_partition").to_pylist(),
+            strict=True,
+        )
     ]
+
+
+def _pairs(headers: list[dict[str, Any]]) -> list[tuple[str, bytes | None]]:
+    return [(h["key"], h["value"]) for h in headers]
+
+
+def _empty(n: int) -> list[None]:
+    return [None] * n

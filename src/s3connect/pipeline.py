@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 from functools import partial
 
-from s3connect.config import CONVERTER_CLASSES, SinkConfig
-from s3connect.converters import make_converter
+from s3connect.config import SINK_CONVERTER_CLASSES, SinkConfig
+from s3connect.converters import Converter, make_converter
 from s3connect.errors import ConversionError
 from s3connect.formats import Format, make_format
 from s3connect.formats.views import ViewFormat
@@ -28,12 +28,15 @@ from s3connect.partitioners import (
     WallclockTimestampExtractor,
 )
 from s3connect.records import SinkRecord
-from s3connect.rotation import RotationPolicy, SchemaKey
+from s3connect.registry import Registry, RetryPolicy, with_record_context
+from s3connect.registry_converters import make_registry_converter
+from s3connect.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
 from s3connect.schema import ConnectSchema
 from s3connect.storage import AssumeRole, S3Settings, Storage, make_storage
 from s3connect.writer import RawRecord, WriterContext
 
 __all__ = [
+    "build_converter",
     "build_format",
     "build_partitioner",
     "build_storage",
@@ -188,14 +191,27 @@ def schema_key(record: SinkRecord) -> SchemaKey:
     return hashlib.sha256(repr(record.value_schema).encode()).hexdigest()[:32]
 
 
+def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
+    """The key or value converter; a Schema Registry one gets its registry and the retries of
+    ``errors.retry.timeout`` / ``errors.retry.delay.max.ms``."""
+    name = config.key_converter if is_key else config.value_converter
+    registry = config.key_converter_registry if is_key else config.value_converter_registry
+    if registry is not None:
+        retry = RetryPolicy(config.errors_retry_timeout_ms, config.errors_retry_delay_max_ms)
+        return make_registry_converter(name, Registry(registry, retry), is_key=is_key)
+    if is_key:
+        return make_converter(name, schemas_enable=config.key_converter_schemas_enable, is_key=True)
+    return make_converter(name, schemas_enable=config.value_converter_schemas_enable)
+
+
+def _uses_registry(config: SinkConfig) -> bool:
+    return config.key_converter_registry is not None or config.value_converter_registry is not None
+
+
 def build_writer_context(config: SinkConfig) -> WriterContext:
     """Everything a :class:`~s3connect.writer.TopicPartitionWriter` needs for ``config``."""
-    key_converter = make_converter(
-        config.key_converter, schemas_enable=config.key_converter_schemas_enable, is_key=True
-    )
-    value_converter = make_converter(
-        config.value_converter, schemas_enable=config.value_converter_schemas_enable
-    )
+    key_converter = build_converter(config, is_key=True)
+    value_converter = build_converter(config, is_key=False)
 
     def convert(raw: RawRecord) -> SinkRecord:
         # Kafka Connect converts the key, then the value (WorkerSinkTask order).
@@ -206,7 +222,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
                 raise ConversionError(
                     f"key could not be converted by {config.key_converter} converter: {exc}",
                     topic=raw.topic, partition=raw.partition, offset=raw.offset,
-                    stage="KEY_CONVERTER", class_name=CONVERTER_CLASSES[config.key_converter],
+                    stage="KEY_CONVERTER", class_name=SINK_CONVERTER_CLASSES[config.key_converter],
                 ) from exc  # fmt: skip
             # Confluent's sink converts keys too; a key the value format does not store must not
             # fail the record, so keep it raw.
@@ -217,7 +233,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             raise ConversionError(
                 f"value could not be converted by {config.value_converter} converter: {exc}",
                 topic=raw.topic, partition=raw.partition, offset=raw.offset,
-                stage="VALUE_CONVERTER", class_name=CONVERTER_CLASSES[config.value_converter],
+                stage="VALUE_CONVERTER", class_name=SINK_CONVERTER_CLASSES[config.value_converter],
             ) from exc  # fmt: skip
         return SinkRecord(
             topic=raw.topic,
@@ -251,7 +267,8 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
 
     keys_format, headers_format = build_view_formats(config)
     return WriterContext(
-        convert=convert,
+        # A Schema Registry outage names the record (converters only know the topic).
+        convert=with_record_context(convert) if _uses_registry(config) else convert,
         encode_partition=partitioner.encode_partition,
         extract_timestamp=extractor.extract if extractor is not None else None,
         schema_key=_SchemaKeys(),
@@ -264,6 +281,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             rotate_schedule_interval_ms=config.rotate_schedule_interval_ms,
             rotate_on_partition_change=config.rotate_file_on_partition_change,
             timezone=config.timezone or None,
+            schema_compatibility=SchemaCompatibility(config.schema_compatibility),
         ),
         null_values=config.behavior_on_null_values,
         keys_format=keys_format,

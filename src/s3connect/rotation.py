@@ -1,10 +1,12 @@
 """File rotation decisions of Confluent's S3 sink ``TopicPartitionWriter``, as a pure state machine.
 
 One :class:`Rotator` stands for one Kafka topic-partition. It never touches records or storage:
-the caller offers each record's offset, encoded partition, timestamp and schema key, and gets
-back the groups of files to commit. The I/O layer keeps the records per encoded partition and
-cuts its files on these decisions. The state (:class:`RotatorState`) is plain, JSON-compatible
-data so a streaming query can persist it and resume exactly after a restart.
+the caller offers each record's offset, encoded partition, timestamp and value schema (its key and
+the schema), and gets back the groups of files to commit (projecting a record it keeps in a file
+of another schema is the caller's, through a callback). The I/O layer keeps the records per
+encoded partition and cuts its files on these decisions. The state (:class:`RotatorState`) is
+plain, JSON-compatible data so a streaming query can persist it and resume exactly after a
+restart.
 
 Reproduced from ``kafka-connect-s3/.../TopicPartitionWriter.java`` (the version with
 ``FileRotationTracker`` and ``resetExpiredScheduledRotationIfNoPendingRecords``) and
@@ -18,8 +20,18 @@ Reproduced from ``kafka-connect-s3/.../TopicPartitionWriter.java`` (the version 
   timestamps never rotate and never move ``base``) or its encoded partition differs from the one
   of the previous record (``rotate.file.on.partition.change``, default true); or when
   ``rotate.schedule.interval.ms > 0`` and ``now >= next scheduled rotation``; or, checked after
-  those, when its value schema differs from the schema of the open file of its encoded partition
-  (``schema.compatibility=NONE``). None of these fire while no record is open.
+  those, when its value schema calls for a new file (below). None of these fire while no record
+  is open.
+* Schema changes (Confluent's ``StorageSchemaCompatibility.shouldChangeSchema``, current
+  kafka-connect-storage-common, against the schema of the open file of the record's encoded
+  partition, i.e. of that file's first record): ``schema.compatibility=NONE`` rotates on any
+  different schema. BACKWARD and FULL rotate when the record's schema differs in type (beyond
+  numeric widening), name or parameters (at every level, on the struct fields both have) or has a
+  *newer* version; FORWARD likewise but on an *older* version. Otherwise the record stays in the
+  file and is projected onto the file's schema (:mod:`s3connect.projection`). A different schema
+  without a version fails (``SchemaProjectionError``) in those three modes.
+* Beyond Confluent (which fails there with "Switch between schema-based and schema-less data is
+  not supported"), a switch between schemaless and schema'd values rotates, in every mode.
 * A time rotation (periodic or scheduled) moves the next scheduled rotation to the next boundary
   after ``now``, aligned to midnight in ``timezone``; with no open record an expired boundary is
   moved the same way before the next record is handled.
@@ -30,14 +42,17 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from s3connect.errors import ConfigError, RecordError
+from s3connect.converters import parse_json_schema, schema_to_json
+from s3connect.errors import ConfigError, SchemaProjectionError
+from s3connect.projection import describe, is_promotable, parameters_differ
+from s3connect.schema import ConnectSchema, Type
 
 __all__ = [
     "Commit",
@@ -47,8 +62,9 @@ __all__ = [
     "RotationReason",
     "Rotator",
     "RotatorState",
+    "SchemaCompatibility",
+    "SchemaIncompatibility",
     "SchemaKey",
-    "SchemaSwitchError",
     "next_time_adjusted_by_day",
 ]
 
@@ -71,12 +87,24 @@ class RotationReason(StrEnum):
     SCHEMA_CHANGE = "schema_change"
 
 
-class SchemaSwitchError(RecordError):
-    """A record switches between schema-based and schemaless data within one open file.
+class SchemaCompatibility(StrEnum):
+    """``schema.compatibility``: when a record's value schema rotates the files."""
 
-    Confluent raises ``SchemaProjectorException`` here (the task fails, or the record goes to the
-    DLQ). The rotator state is left as Confluent leaves it, so the caller may skip the record.
-    """
+    NONE = "NONE"
+    BACKWARD = "BACKWARD"
+    FORWARD = "FORWARD"
+    FULL = "FULL"
+
+
+class SchemaIncompatibility(StrEnum):
+    """Why a schema change rotates (Confluent's ``SchemaIncompatibilityType``, plus ours)."""
+
+    DIFFERENT_SCHEMA = "different_schema"
+    DIFFERENT_TYPE = "different_type"
+    DIFFERENT_NAME = "different_name"
+    DIFFERENT_PARAMS = "different_params"
+    DIFFERENT_VERSION = "different_version"
+    SCHEMALESS_SWITCH = "schemaless_switch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +119,8 @@ class RotationPolicy:
         rotate_on_partition_change: ``rotate.file.on.partition.change`` (default true): with
             ``rotate.interval.ms`` active, a change of encoded partition rotates too.
         timezone: ``timezone``, a zone id or ``+HH:MM``; required by a schedule.
+        schema_compatibility: ``schema.compatibility`` (a :class:`SchemaCompatibility` or its
+            name).
     """
 
     flush_size: int
@@ -98,8 +128,17 @@ class RotationPolicy:
     rotate_schedule_interval_ms: int = -1
     rotate_on_partition_change: bool = True
     timezone: str | None = None
+    schema_compatibility: SchemaCompatibility = SchemaCompatibility.NONE
 
     def __post_init__(self) -> None:
+        try:
+            compat = SchemaCompatibility(self.schema_compatibility)
+        except ValueError:
+            raise ConfigError(
+                "schema_compatibility must be one of NONE, BACKWARD, FORWARD, FULL, got "
+                f"{self.schema_compatibility!r}"
+            ) from None
+        object.__setattr__(self, "schema_compatibility", compat)
         for name in ("flush_size", "rotate_interval_ms", "rotate_schedule_interval_ms"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
@@ -152,13 +191,19 @@ class Commit:
 
 @dataclass(slots=True)
 class OpenFile:
-    """A file being written: first and last offset, record count and its value schema key."""
+    """A file being written: first and last offset, record count and its value schema.
+
+    ``schema_key`` identifies the value schema of the file (of its first record; None when
+    schemaless). ``schema`` is that schema as JSON (JsonConverter's envelope form), kept only with
+    ``schema.compatibility`` other than NONE, whose decisions look inside it.
+    """
 
     encoded_partition: str
     start_offset: int
     end_offset: int
     record_count: int
     schema_key: SchemaKey = None
+    schema: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -184,16 +229,7 @@ class RotatorState:
     def to_dict(self) -> dict[str, Any]:
         """Return the state as a JSON-compatible dict."""
         return {
-            "open_files": [
-                {
-                    "encoded_partition": f.encoded_partition,
-                    "start_offset": f.start_offset,
-                    "end_offset": f.end_offset,
-                    "record_count": f.record_count,
-                    "schema_key": f.schema_key,
-                }
-                for f in self.open_files
-            ],
+            "open_files": [_open_file_dict(f) for f in self.open_files],
             "current_offset": self.current_offset,
             "current_encoded_partition": self.current_encoded_partition,
             "current_timestamp": self.current_timestamp,
@@ -203,7 +239,7 @@ class RotatorState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RotatorState:
-        """Rebuild a state from :meth:`to_dict` output."""
+        """Rebuild a state from :meth:`to_dict` output (of this or an earlier version)."""
         return cls(
             open_files=[
                 OpenFile(
@@ -212,6 +248,7 @@ class RotatorState:
                     end_offset=int(f["end_offset"]),
                     record_count=int(f["record_count"]),
                     schema_key=f.get("schema_key"),
+                    schema=f.get("schema"),
                 )
                 for f in data.get("open_files", [])
             ],
@@ -245,6 +282,10 @@ class Rotator:
         self._topic = topic
         self._partition = partition
         self._zone = _zone(policy.timezone) if policy.rotate_schedule_interval_ms > 0 else None
+        self._versioned = policy.schema_compatibility is not SchemaCompatibility.NONE
+        # Schemas of open files by key: the offered objects, or parsed from a restored state.
+        self._schemas: dict[SchemaKey, ConnectSchema] = {}
+        self._schema_json: dict[SchemaKey, dict[str, Any] | None] = {}
 
     @property
     def policy(self) -> RotationPolicy:
@@ -273,7 +314,9 @@ class Rotator:
         *,
         timestamp: int | None = None,
         schema_key: SchemaKey = None,
+        schema: ConnectSchema | None = None,
         now_ms: int | None = None,
+        project: Callable[[ConnectSchema], object] | None = None,
     ) -> list[Commit]:
         """Handle one record and return the commits it causes, in order.
 
@@ -282,10 +325,18 @@ class Rotator:
             encoded_partition: The partitioner's encoded partition for the record.
             timestamp: The timestamp extractor's value; None when the partitioner has none.
             schema_key: Identity of the record's value schema; None for schemaless data.
+            schema: The record's value schema, looked into by BACKWARD, FORWARD and FULL; without
+                it a different ``schema_key`` rotates (as NONE).
             now_ms: Wall-clock time; required when a schedule is configured.
+            project: Called with the open file's schema just before the record is appended to
+                that file when the record's schema differs from it (BACKWARD, FORWARD, FULL):
+                the caller projects the record onto it. Whatever it raises propagates with no
+                commit made and the record not appended.
 
         Raises:
-            SchemaSwitchError: The record is schemaless and its open file is not, or vice versa.
+            SchemaProjectionError: BACKWARD, FORWARD or FULL and the record's schema or the open
+                file's has no version (the record is not appended; as with ``project`` errors,
+                the state is left as Confluent leaves it, so the caller may skip the record).
         """
         now = self._now(now_ms)
         self._reset_expired_schedule(now)
@@ -297,18 +348,22 @@ class Rotator:
                 if st.base_record_timestamp is None:
                     st.base_record_timestamp = timestamp
             open_file = self._find(encoded_partition)
-            current_schema = open_file.schema_key if open_file is not None else schema_key
 
             reason = self._rotate_on_time(encoded_partition, timestamp, now)
             if reason is not None:
                 self._set_next_scheduled_rotation(now)
                 commits.append(self._commit(reason, before_record=True))
                 continue
-            if self._schema_changed(offset, schema_key, current_schema) and self.record_count > 0:
-                commits.append(self._commit(RotationReason.SCHEMA_CHANGE, before_record=True))
-                continue
+            if open_file is not None and open_file.schema_key != schema_key:
+                # An open file has records, so a change always commits (Confluent: recordCount > 0).
+                if self._schema_change(offset, schema_key, schema, open_file) is not None:
+                    commits.append(self._commit(RotationReason.SCHEMA_CHANGE, before_record=True))
+                    continue
+                current = self._file_schema(open_file)
+                if project is not None and current is not None:
+                    project(current)
 
-            self._append(offset, encoded_partition, open_file, current_schema)
+            self._append(offset, encoded_partition, open_file, schema_key, schema)
             if self.record_count >= self._policy.flush_size:
                 commits.append(self._commit(RotationReason.FLUSH_SIZE, before_record=False))
             return commits
@@ -348,17 +403,67 @@ class Rotator:
                 return f
         return None
 
-    def _schema_changed(self, offset: int, schema_key: SchemaKey, current: SchemaKey) -> bool:
-        if schema_key is None and current is None:
-            return False
-        if schema_key is None or current is None:
-            raise SchemaSwitchError(
-                "Switch between schema-based and schema-less data is not supported",
+    def _schema_change(
+        self, offset: int, schema_key: SchemaKey, schema: ConnectSchema | None, open_file: OpenFile
+    ) -> SchemaIncompatibility | None:
+        """Whether a record's value schema needs a new file rather than ``open_file``.
+
+        Confluent's ``StorageSchemaCompatibility.shouldChangeSchema`` (``validateAndCheck``,
+        ``check``, ``checkVersions``) with the file's schema as the current one, except that a
+        switch between schemaless and schema'd data rotates instead of failing.
+
+        Raises:
+            SchemaProjectionError: BACKWARD, FORWARD or FULL, a different schema, and a version
+                missing on either side (Confluent: "Schema version required for ...").
+        """
+        if schema_key == open_file.schema_key:  # Confluent: currentSchema == valueSchema
+            return None
+        if schema_key is None or open_file.schema_key is None:
+            return SchemaIncompatibility.SCHEMALESS_SWITCH
+        mode = self._policy.schema_compatibility
+        if mode is SchemaCompatibility.NONE:
+            return SchemaIncompatibility.DIFFERENT_SCHEMA
+        current = self._file_schema(open_file)
+        if schema is None or current is None:
+            # Nothing to look into (a caller without schemas, or a file opened under NONE by an
+            # earlier run): a new file is always safe.
+            return SchemaIncompatibility.DIFFERENT_SCHEMA
+        if schema.version is None or current.version is None:
+            raise SchemaProjectionError(
+                f"Schema version required for {mode} compatibility: the record's value schema "
+                f"{describe(schema)} differs from the open file's schema {describe(current)}, "
+                f"and schema.compatibility={mode} needs a version on both",
                 topic=self._topic,
                 partition=self._partition,
                 offset=offset,
             )
-        return schema_key != current
+        structural = _incompatibility(schema, current)
+        if structural is not None:
+            return structural
+        newer = schema.version > current.version
+        older = schema.version < current.version
+        if older if mode is SchemaCompatibility.FORWARD else newer:
+            return SchemaIncompatibility.DIFFERENT_VERSION
+        return None
+
+    def _file_schema(self, open_file: OpenFile) -> ConnectSchema | None:
+        """The open file's value schema (None when unknown: schemaless or not kept)."""
+        key = open_file.schema_key
+        found = self._schemas.get(key)
+        if found is None and open_file.schema is not None:
+            found = parse_json_schema(open_file.schema)
+            if found is not None:
+                self._schemas[key] = found
+        return found
+
+    def _schema_state(self, schema_key: SchemaKey, schema: ConnectSchema | None) -> Any:
+        """What a new file keeps of its schema: its JSON, with BACKWARD/FORWARD/FULL only."""
+        if not self._versioned or schema_key is None or schema is None:
+            return None
+        if schema_key not in self._schema_json:
+            self._schemas[schema_key] = schema
+            self._schema_json[schema_key] = schema_to_json(schema)
+        return self._schema_json[schema_key]
 
     def _rotate_on_time(
         self, encoded_partition: str, timestamp: int | None, now: int
@@ -406,10 +511,12 @@ class Rotator:
         encoded_partition: str,
         open_file: OpenFile | None,
         schema_key: SchemaKey,
+        schema: ConnectSchema | None,
     ) -> None:
         st = self._state
         if open_file is None:
-            st.open_files.append(OpenFile(encoded_partition, offset, offset, 1, schema_key))
+            kept = self._schema_state(schema_key, schema)
+            st.open_files.append(OpenFile(encoded_partition, offset, offset, 1, schema_key, kept))
         else:
             open_file.end_offset = offset
             open_file.record_count += 1
@@ -470,6 +577,51 @@ def _zone(timezone_id: str | None) -> tzinfo:
         return ZoneInfo(timezone_id)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ConfigError(f"timezone {timezone_id!r} is not a known time zone id") from exc
+
+
+def _incompatibility(schema: ConnectSchema, current: ConnectSchema) -> SchemaIncompatibility | None:
+    """``checkSchemaCompatibility``: type (beyond widening), name or parameters differ, at this
+    level or, recursively, in array elements, map keys and values, and the struct fields both
+    schemas have (fields on one side only are left to the projection's default rules)."""
+    if schema.type is not current.type and not is_promotable(schema.type, current.type):
+        return SchemaIncompatibility.DIFFERENT_TYPE
+    if schema.name != current.name:
+        return SchemaIncompatibility.DIFFERENT_NAME
+    if parameters_differ(schema, current):
+        return SchemaIncompatibility.DIFFERENT_PARAMS
+    pairs: list[tuple[ConnectSchema | None, ConnectSchema | None]] = []
+    if schema.type is Type.STRUCT:
+        pairs = [
+            (f.schema, cf.schema)
+            for f in schema.fields
+            if (cf := current.field(f.name)) is not None
+        ]
+    elif schema.type is Type.ARRAY:
+        pairs = [(schema.value_schema, current.value_schema)]
+    elif schema.type is Type.MAP:
+        pairs = [
+            (schema.key_schema, current.key_schema),
+            (schema.value_schema, current.value_schema),
+        ]
+    for inner, inner_current in pairs:
+        assert inner is not None and inner_current is not None
+        found = _incompatibility(inner, inner_current)
+        if found is not None:
+            return found
+    return None
+
+
+def _open_file_dict(f: OpenFile) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "encoded_partition": f.encoded_partition,
+        "start_offset": f.start_offset,
+        "end_offset": f.end_offset,
+        "record_count": f.record_count,
+        "schema_key": f.schema_key,
+    }
+    if f.schema is not None:
+        out["schema"] = f.schema
+    return out
 
 
 def _info(f: OpenFile) -> FileInfo:

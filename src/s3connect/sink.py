@@ -1,6 +1,7 @@
 """The S3 sink as a Spark Structured Streaming query.
 
-    Kafka source ──▶ groupBy(topic, partition) ──▶ transformWithStateInPandas(SinkProcessor)
+    Kafka source ──▶ mapInArrow(pack into Arrow chunks) ──▶ groupBy(topic, partition)
+        ──▶ transformWithStateInPandas(SinkProcessor)
         ──▶ committed-object rows ──▶ foreachBatch: commit log (Delta) + progress
 
 One stateful-processor key is one Kafka topic-partition, so Spark spreads topic-partitions over
@@ -12,7 +13,11 @@ restart resumes open files exactly and a replayed micro-batch rewrites identical
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import gc
 import hashlib
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -20,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+import pyarrow as pa
 from pyspark.sql.streaming.stateful_processor import (
     ExpiredTimerInfo,
     StatefulProcessor,
@@ -35,6 +41,7 @@ from s3connect.dead_letter_queue import (
     ensure_dlq_topic,
 )
 from s3connect.dead_letters import DeadLetter
+from s3connect.packing import PACKED_SCHEMA, pack_batches, unpack_chunks
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
 from s3connect.queries import await_query
@@ -111,12 +118,6 @@ def _rows(objects: list[CommittedObject], letters: list[DeadLetter]) -> Iterator
         yield frame.astype({"partition": "int32", "offset": "int64"})[list(OUTPUT_COLUMNS)]
 
 
-def _headers(cell: Any) -> tuple[tuple[str, bytes | None], ...]:
-    if cell is None:
-        return ()
-    return tuple((h["key"], h["value"]) for h in cell)
-
-
 class SinkProcessor(StatefulProcessor):
     """Writes the files of one Kafka topic-partition per grouping key."""
 
@@ -169,30 +170,13 @@ class SinkProcessor(StatefulProcessor):
     ) -> Iterator[pd.DataFrame]:
         topic, partition = str(key[0]), int(key[1])
         now = timerValues.getCurrentProcessingTimeInMs()
-        frame = pd.concat(list(rows), ignore_index=True).sort_values("offset", kind="stable")
-        writer = self._writer(topic, partition)
-        records = (
-            RawRecord(
-                topic=topic,
-                partition=partition,
-                offset=int(offset),
-                timestamp=None if pd.isna(ts) else int(ts),
-                key=k,
-                value=v,
-                headers=_headers(h),
-            )
-            for offset, ts, k, v, h in zip(
-                frame["offset"],
-                frame["timestamp"],
-                frame["key"],
-                frame["value"],
-                frame["headers"],
-                strict=True,
-            )
-        )
-        committed = writer.write(records, now)
-        committed += writer.on_timer(now)
-        self._save(writer, now)
+        with _gc_paused():
+            # Rows are packed chunks of raw Kafka records (s3connect.packing), a few per batch.
+            table = unpack_chunks(chunk for frame in rows for chunk in frame["chunk"])
+            writer = self._writer(topic, partition)
+            committed = writer.write(_raw_records(topic, partition, table), now)
+            committed += writer.on_timer(now)
+            self._save(writer, now)
         yield from _rows(committed, writer.dead_letters)
 
     def handleExpiredTimer(
@@ -207,6 +191,52 @@ class SinkProcessor(StatefulProcessor):
 
     def close(self) -> None:
         pass
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a batch is handled: its records (acyclic, freed by
+    reference counting) would otherwise trigger full collections over every live object."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _raw_records(topic: str, partition: int, table: pa.Table) -> Iterator[RawRecord]:
+    """The records of an unpacked table, in its (offset) order."""
+    headers = table.column("headers")
+    no_headers = headers.null_count == len(headers)
+    for offset, ts, k, v, h in zip(
+        table.column("offset").to_pylist(),
+        table.column("timestamp").to_pylist(),
+        table.column("key").to_pylist(),
+        table.column("value").to_pylist(),
+        itertools.repeat(None) if no_headers else headers.to_pylist(),
+        strict=False,
+    ):
+        yield RawRecord(topic, partition, offset, ts, k, v, () if h is None else _json_headers(h))
+
+
+def _json_headers(text: str) -> tuple[tuple[str, bytes | None], ...]:
+    """Headers from Spark's ``to_json`` of the Kafka source's ``headers`` (binary values in
+    base64; a null value written as null or left out)."""
+    return tuple(
+        (h["key"], None if h.get("value") is None else base64.b64decode(h["value"]))
+        for h in json.loads(text)
+    )
+
+
+def _packed(source: DataFrame) -> DataFrame:
+    """Raw Kafka rows packed into Arrow chunks, one row per topic-partition and Arrow batch
+    (:mod:`s3connect.packing`). Headers travel as JSON text: Spark's Arrow writer sizes a list
+    column by walking it again for every row (quadratic in the batch)."""
+    return source.selectExpr(
+        "topic", "partition", "offset", "timestamp", "key", "value", "to_json(headers) AS headers"
+    ).mapInArrow(pack_batches, PACKED_SCHEMA)
 
 
 def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
@@ -326,7 +356,7 @@ def start_sink(
     # and commits due files when records arrive, as Confluent does.
     timers = config.rotate_schedule_interval_ms > 0 and not available_now
     committed = (
-        kafka_source(spark, config)
+        _packed(kafka_source(spark, config))
         .groupBy("topic", "partition")
         .transformWithStateInPandas(
             statefulProcessor=SinkProcessor(config, timers=timers),

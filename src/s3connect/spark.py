@@ -71,7 +71,9 @@ def get_spark(
             "spark.sql.streaming.stateStore.providerClass",
             "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
         )
-        .config("spark.sql.shuffle.partitions", str(shuffle_partitions or cores))
+        # Shuffle partitions are the stateful sink's tasks (one holds several topic-partitions,
+        # by hash): a few per core even out an uneven hash split across the cores.
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions or 4 * cores))
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.databricks.delta.snapshotPartitions", "2")

@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal, Protocol
 
 from s3connect.dead_letters import DeadLetter
-from s3connect.errors import RecordError
+from s3connect.errors import RecordError, SchemaProjectionError
+from s3connect.projection import project_record
 from s3connect.records import Header, SinkRecord
 from s3connect.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
+from s3connect.schema import ConnectSchema
 from s3connect.storage import Storage
 
 __all__ = [
@@ -205,13 +207,24 @@ class TopicPartitionWriter:
             if placed is None:
                 continue
             record, encoded, timestamp = placed
-            commits = self._rotator.offer(
-                raw.offset,
-                encoded,
-                timestamp=timestamp,
-                schema_key=ctx.schema_key(record),
-                now_ms=now_ms,
-            )
+            self._projecting = record
+            try:
+                commits = self._rotator.offer(
+                    raw.offset,
+                    encoded,
+                    timestamp=timestamp,
+                    schema_key=ctx.schema_key(record),
+                    schema=record.value_schema,
+                    now_ms=now_ms,
+                    project=self._project,
+                )
+            except SchemaProjectionError as error:
+                # As Confluent's write(): the record is rejected, nothing was committed for it.
+                if not ctx.tolerate_errors:
+                    raise
+                self.dead_letters.append(DeadLetter.of(raw, error))
+                continue
+            record = self._projecting
             for commit in commits:
                 if commit.before_record:
                     committed += self._flush(commit)
@@ -222,6 +235,11 @@ class TopicPartitionWriter:
                 if not commit.before_record:
                     committed += self._flush(commit)
         return committed
+
+    def _project(self, target: ConnectSchema) -> None:
+        """The rotator keeps the record in a file of another (compatible) schema: project it
+        (schema.compatibility BACKWARD/FORWARD/FULL), failing before it is appended."""
+        self._projecting = project_record(self._projecting, target)
 
     def _place(self, raw: RawRecord, now_ms: int) -> tuple[SinkRecord, str, int | None] | None:
         """Convert ``raw`` and find its encoded partition and timestamp; None: skip it.
@@ -324,6 +342,8 @@ class TopicPartitionWriter:
         records = [p.converted if p.converted is not None else ctx.convert(p.raw) for p in pending]
         start, end = pending[0].raw.offset, pending[-1].raw.offset
         tombstones = ctx.null_values == "write" and encoded == ctx.tombstone_partition
+        if not tombstones:
+            records = _onto_file_schema(records)
         written: list[tuple[str, int]] = []
         # TopicPartitionWriter.tagFile's tags, for the committed file (not its keys/headers).
         tags = {"startOffset": str(start), "endOffset": str(end), "recordCount": str(len(records))}
@@ -348,3 +368,24 @@ class TopicPartitionWriter:
             record_count=len(records),
             bytes=size,
         )
+
+
+def _onto_file_schema(records: list[SinkRecord]) -> list[SinkRecord]:
+    """The records of one file with their values projected onto the file's schema, that of its
+    first record (schema.compatibility BACKWARD/FORWARD/FULL keep other compatible versions in a
+    file; records restored from checkpointed state are converted again, hence projected here)."""
+    target = records[0].value_schema
+    if target is None:
+        return records
+    out = records
+    same: dict[int, bool] = {id(target): True}
+    for i, record in enumerate(records):
+        schema = record.value_schema
+        equal = same.get(id(schema))
+        if equal is None:
+            equal = same[id(schema)] = schema == target
+        if not equal:
+            if out is records:
+                out = list(records)
+            out[i] = project_record(record, target)
+    return out

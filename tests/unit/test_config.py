@@ -411,7 +411,10 @@ def test_cloud_conflicts_and_bad_values() -> None:
     )
     assert "format.class=avro and output.data.format=PARQUET disagree" in msg
     assert "time.interval=WEEKLY is invalid: must be HOURLY or DAILY" in msg
-    assert "input.data.format=PROTOBUF is not supported yet" in msg
+    assert (
+        "value.converter.schema.registry.url is missing: required, the Schema Registry base URL "
+        "for io.confluent.connect.protobuf.ProtobufConverter"
+    ) in msg
     msg = problems({"compression.codec": "AVRO - snappy"})
     assert "compression.codec=AVRO - snappy is invalid: its format must match" in msg
     assert "compression.codec=JSON - zip is invalid" in problems(
@@ -553,17 +556,30 @@ def test_unknown_keys_listed() -> None:
             "s3.credentials.provider.class",
             "com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
         ),
-        ("errors.retry.timeout", "1000"),
         ("transforms", "a"),
-        ("schema.compatibility", "BACKWARD"),
-        ("value.converter", "io.confluent.connect.avro.AvroConverter"),
-        ("key.converter", "io.confluent.connect.protobuf.ProtobufConverter"),
         ("parquet.codec", "lzo"),
         ("parquet.codec", "lz4_raw"),
     ],
 )
 def test_later_features_not_supported_yet(key: str, value: str) -> None:
     assert f"{key}={value} is not supported yet" in problems({key: value})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("NONE", "NONE"), ("BACKWARD", "BACKWARD"), ("forward", "FORWARD"), (" Full ", "FULL")],
+)
+def test_schema_compatibility_modes(value: str, expected: str) -> None:
+    c = with_keys({"schema.compatibility": value})
+    assert c.schema_compatibility == expected
+    assert c.describe()["schema.compatibility"] == expected
+
+
+def test_schema_compatibility_rejects_unknown_mode() -> None:
+    assert (
+        "schema.compatibility=TRANSITIVE is invalid: must be one of NONE, BACKWARD, FORWARD, FULL"
+        in problems({"schema.compatibility": "TRANSITIVE"})
+    )
 
 
 def test_later_keys_at_confluent_default_accepted() -> None:
@@ -622,14 +638,16 @@ def test_keys_headers_rules_as_confluent_validator() -> None:
     )
 
 
-def test_sr_converter_subkeys_not_double_reported() -> None:
-    msg = problems(
+def test_sr_converter_with_registry_url_is_valid() -> None:
+    c = with_keys(
         {
             "value.converter": "io.confluent.connect.avro.AvroConverter",
             "value.converter.schema.registry.url": "http://sr:8081",
         }
     )
-    assert "(1 problem)" in msg
+    assert c.value_converter == "avro"
+    assert c.value_converter_registry is not None
+    assert c.value_converter_registry.url == "http://sr:8081"
 
 
 def test_kafka_options() -> None:

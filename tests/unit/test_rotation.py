@@ -6,6 +6,7 @@ Scenarios named ``confluent_*`` replay tests of ``TopicPartitionWriterTest.java`
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from typing import Any
@@ -13,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from s3connect.errors import ConfigError, RecordError
+from s3connect.errors import ConfigError, RecordError, SchemaProjectionError
 from s3connect.rotation import (
     Commit,
     FileInfo,
@@ -21,9 +22,10 @@ from s3connect.rotation import (
     RotationReason,
     Rotator,
     RotatorState,
-    SchemaSwitchError,
+    SchemaCompatibility,
     next_time_adjusted_by_day,
 )
+from s3connect.schema import ConnectSchema, Field, Type
 
 LA = "America/Los_Angeles"
 NY = "America/New_York"
@@ -395,20 +397,229 @@ def test_schema_is_tracked_per_encoded_partition() -> None:
     ]
 
 
-def test_switch_between_schema_and_schemaless_raises() -> None:
-    rot = Rotator(RotationPolicy(flush_size=100), topic="t", partition=3)
-    assert rot.offer(0, "p", schema_key="v1") == []
-    with pytest.raises(SchemaSwitchError) as err:
-        rot.offer(1, "p", schema_key=None)
+@pytest.mark.parametrize("mode", list(SchemaCompatibility))
+def test_switch_between_schema_and_schemaless_rotates(mode: SchemaCompatibility) -> None:
+    # Beyond Confluent, which fails with "Switch between schema-based and schema-less data is
+    # not supported": each file is all schemaless or all schema'd.
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=mode))
+    v1 = _user(1)
+    assert _offer(rot, 0, v1) == []
+    assert _offer(rot, 1, None) == [commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))]
+    assert _offer(rot, 2, None) == []
+    assert _offer(rot, 3, v1) == [commit(R.SCHEMA_CHANGE, True, 3, fi("p", 1, 2, 2))]
+    assert rot.open_files == (fi("p", 3, 3, 1),)
+    # Schemaless data throughout never rotates on schema.
+    schemaless = Rotator(RotationPolicy(flush_size=100, schema_compatibility=mode))
+    assert [schemaless.offer(o, "p") for o in range(3)] == [[], [], []]
+
+
+# --- schema change (schema.compatibility=BACKWARD, FORWARD, FULL) --------------------------------
+
+
+def _key(schema: ConnectSchema | None) -> str | None:
+    """The sink's schema key (pipeline.schema_key): a fingerprint of the whole schema."""
+    return None if schema is None else hashlib.sha256(repr(schema).encode()).hexdigest()[:32]
+
+
+def _user(version: int | None, *, name: str | None = "User", extra: bool = False) -> ConnectSchema:
+    fields = [Field("id", ConnectSchema(Type.INT32))]
+    if extra:
+        fields.append(Field("email", ConnectSchema(Type.STRING, default="none")))
+    return ConnectSchema(Type.STRUCT, name=name, version=version, fields=tuple(fields))
+
+
+def _offer(
+    rot: Rotator,
+    offset: int,
+    schema: ConnectSchema | None,
+    part: str = "p",
+    projected: list[tuple[int, ConnectSchema]] | None = None,
+) -> list[Commit]:
+    def project(target: ConnectSchema) -> None:
+        assert projected is not None, f"offset {offset} projected unexpectedly"
+        projected.append((offset, target))
+
+    return rot.offer(offset, part, schema_key=_key(schema), schema=schema, project=project)
+
+
+V1, V2 = _user(1), _user(2, extra=True)
+
+
+@pytest.mark.parametrize("mode", [SchemaCompatibility.BACKWARD, SchemaCompatibility.FULL])
+def test_backward_rotates_on_newer_and_projects_older(mode: SchemaCompatibility) -> None:
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=mode))
+    projected: list[tuple[int, ConnectSchema]] = []
+    assert _offer(rot, 0, V1) == []
+    assert _offer(rot, 1, V2) == [commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))]
+    assert _offer(rot, 2, V1, projected=projected) == []  # older: kept, projected onto v2
+    assert _offer(rot, 3, V2) == []
+    assert _offer(rot, 4, V1, projected=projected) == []
+    assert projected == [(2, V2), (4, V2)]
+    assert rot.open_files == (fi("p", 1, 4, 4),)
+
+
+FORWARD = SchemaCompatibility.FORWARD
+
+
+def test_forward_rotates_on_older_and_projects_newer() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=FORWARD))
+    projected: list[tuple[int, ConnectSchema]] = []
+    assert _offer(rot, 0, V1) == []
+    assert _offer(rot, 1, V2, projected=projected) == []  # newer: kept, projected onto v1
+    assert _offer(rot, 2, V1) == []
+    assert projected == [(1, V1)]
+    starts_newer = Rotator(RotationPolicy(flush_size=100, schema_compatibility=FORWARD))
+    assert _offer(starts_newer, 0, V2) == []
+    assert _offer(starts_newer, 1, V1) == [commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))]
+    assert _offer(starts_newer, 2, V2, projected=projected) == []
+    assert projected == [(1, V1), (2, V1)]
+
+
+def test_none_rotates_on_any_change_and_never_projects() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100))
+    assert _offer(rot, 0, V2) == []
+    assert _offer(rot, 1, V1) == [commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))]
+    assert _offer(rot, 2, V2) == [commit(R.SCHEMA_CHANGE, True, 2, fi("p", 1, 1, 1))]
+    assert rot.state.open_files[0].schema is None  # NONE keeps only the key, as before
+
+
+@pytest.mark.parametrize("mode", ["BACKWARD", "FORWARD", "FULL"])
+@pytest.mark.parametrize(
+    ("other", "why"),
+    [
+        (_user(1, name="Customer"), "a different name"),
+        (_user(1, name=None), "no name"),
+        (
+            ConnectSchema(
+                Type.STRUCT, name="User", version=1,
+                fields=(Field("id", ConnectSchema(Type.STRING)),),
+            ),
+            "a shared field of another type",
+        ),
+        (
+            ConnectSchema(Type.STRUCT, name="User", version=1, parameters={"k": "v"}),
+            "other parameters",
+        ),
+        (ConnectSchema(Type.ARRAY, name="User", version=1, value_schema=V1), "another type"),
+    ],
+)  # fmt: skip
+def test_structural_changes_rotate_whatever_the_version(
+    mode: str, other: ConnectSchema, why: str
+) -> None:
+    # checkSchemaCompatibility: type, name, parameters (recursively on shared fields) rotate
+    # before versions are compared, so an older version of another shape never fails a projection.
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=SchemaCompatibility(mode)))
+    assert _offer(rot, 0, _user(2)) == [], why
+    assert _offer(rot, 1, other) == [commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))], why
+
+
+def test_widening_and_metadata_do_not_rotate() -> None:
+    wide = ConnectSchema(
+        Type.STRUCT, name="User", version=2, parameters={"connect.record.doc": "a user"},
+        fields=(Field("id", ConnectSchema(Type.INT64)),),
+    )  # fmt: skip
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=SchemaCompatibility.FULL))
+    projected: list[tuple[int, ConnectSchema]] = []
+    assert _offer(rot, 0, wide) == []
+    assert _offer(rot, 1, V1, projected=projected) == []  # int32 widens to int64; doc ignored
+    assert projected == [(1, wide)]
+
+
+def test_enum_symbols_may_only_grow_toward_the_file() -> None:
+    def color(version: int, *symbols: str) -> ConnectSchema:
+        params = {"io.confluent.connect.avro.Enum": "Color"}
+        params.update({f"io.confluent.connect.avro.Enum.{s}": s for s in symbols})
+        return ConnectSchema(Type.STRING, name="Color", version=version, parameters=params)
+
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=SchemaCompatibility.BACKWARD))
+    projected: list[tuple[int, ConnectSchema]] = []
+    assert _offer(rot, 0, color(2, "RED", "GREEN")) == []
+    assert _offer(rot, 1, color(1, "RED"), projected=projected) == []  # a subset: projected
+    assert _offer(rot, 2, color(1, "BLUE")) == [commit(R.SCHEMA_CHANGE, True, 2, fi("p", 0, 1, 2))]
+    assert projected == [(1, color(2, "RED", "GREEN"))]
+
+
+@pytest.mark.parametrize("mode", ["BACKWARD", "FORWARD", "FULL"])
+def test_a_different_schema_without_version_fails(mode: str) -> None:
+    rot = Rotator(
+        RotationPolicy(flush_size=100, schema_compatibility=SchemaCompatibility(mode)),
+        topic="t",
+        partition=3,
+    )
+    unversioned = _user(None)
+    assert _offer(rot, 0, unversioned) == []
+    assert _offer(rot, 1, unversioned) == []  # the same schema needs no version
+    with pytest.raises(SchemaProjectionError) as err:
+        _offer(rot, 2, V1)
     assert isinstance(err.value, RecordError)
     assert str(err.value) == (
-        "Switch between schema-based and schema-less data is not supported "
-        "(topic='t', partition=3, offset=1)"
+        f"Schema version required for {mode} compatibility: the record's value schema 'User' "
+        f"version 1 differs from the open file's schema 'User', and schema.compatibility={mode} "
+        "needs a version on both (topic='t', partition=3, offset=2)"
     )
-    assert rot.open_files == (fi("p", 0, 0, 1),)
-    # Schemaless data throughout never rotates on schema.
-    schemaless = Rotator(RotationPolicy(flush_size=100))
-    assert [schemaless.offer(o, "p") for o in range(3)] == [[], [], []]
+    assert rot.open_files == (fi("p", 0, 1, 2),)  # the record was not taken
+    assert rot.state.current_offset == 1
+
+
+def test_a_failed_projection_takes_nothing() -> None:
+    rot = Rotator(RotationPolicy(flush_size=2, schema_compatibility=SchemaCompatibility.BACKWARD))
+    assert _offer(rot, 0, V2) == []
+
+    def refuse(target: ConnectSchema) -> None:
+        raise SchemaProjectionError("no", topic="t", partition=0, offset=1)
+
+    with pytest.raises(SchemaProjectionError):
+        rot.offer(1, "p", schema_key=_key(V1), schema=V1, project=refuse)
+    assert rot.open_files == (fi("p", 0, 0, 1),)  # not appended, flush.size not reached
+    assert _offer(rot, 2, V2) == [commit(R.FLUSH_SIZE, False, 3, fi("p", 0, 2, 2))]
+
+
+def test_versioned_schema_is_tracked_per_encoded_partition() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100, schema_compatibility=SchemaCompatibility.BACKWARD))
+    projected: list[tuple[int, ConnectSchema]] = []
+    assert _offer(rot, 0, V2, "a") == []
+    assert _offer(rot, 1, V1, "b") == []  # a new file takes its record's schema
+    assert _offer(rot, 2, V1, "a", projected) == []  # onto a's v2
+    # v2 is newer than b's v1: every open file commits (Confluent's commitFiles).
+    assert _offer(rot, 3, V2, "b") == [
+        commit(R.SCHEMA_CHANGE, True, 3, fi("a", 0, 2, 2), fi("b", 1, 1, 1))
+    ]
+    assert projected == [(2, V2)]
+
+
+def test_versioned_state_round_trips_and_old_states_load() -> None:
+    policy = RotationPolicy(flush_size=100, schema_compatibility=SchemaCompatibility.BACKWARD)
+    rot = Rotator(policy)
+    assert _offer(rot, 0, V2) == []
+    data = json.loads(json.dumps(rot.state.to_dict()))
+    assert data["open_files"][0]["schema"] == {
+        "type": "struct",
+        "fields": [
+            {"type": "int32", "optional": False, "field": "id"},
+            {"type": "string", "optional": False, "default": "none", "field": "email"},
+        ],
+        "optional": False,
+        "name": "User",
+        "version": 2,
+    }
+    resumed = Rotator(policy, RotatorState.from_dict(data))
+    projected: list[tuple[int, ConnectSchema]] = []
+    assert _offer(resumed, 1, V1, projected=projected) == []  # decided on the saved schema
+    assert projected == [(1, V2)]
+    assert _offer(resumed, 2, _user(3)) == [commit(R.SCHEMA_CHANGE, True, 2, fi("p", 0, 1, 2))]
+    # A state saved before schemas were kept (or under NONE) has only the key: a different
+    # schema then always rotates, which needs no projection.
+    del data["open_files"][0]["schema"]
+    old = Rotator(policy, RotatorState.from_dict(data))
+    assert _offer(old, 1, V1) == [commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))]
+
+
+def test_schema_compatibility_policy_values() -> None:
+    assert RotationPolicy(1).schema_compatibility is SchemaCompatibility.NONE
+    policy = RotationPolicy(1, schema_compatibility="FULL")  # type: ignore[arg-type]
+    assert policy.schema_compatibility is SchemaCompatibility.FULL
+    with pytest.raises(ConfigError, match="schema_compatibility must be one of NONE, BACKWARD"):
+        RotationPolicy(1, schema_compatibility="TRANSITIVE")  # type: ignore[arg-type]
 
 
 # --- worked example and state ------------------------------------------------------------------

@@ -358,3 +358,194 @@ def test_context_headers_are_kafka_connects(tmp_path: Path) -> None:
     assert headers["__connect.errors.exception.message"] == (
         b"bad (topic='t', partition=2, offset=7)"
     )
+
+
+# --------------------------------------------------------------------------- schema.compatibility
+
+
+def _user_schema(version: int | None, email: str | None = "default") -> dict[str, object]:
+    """A JsonConverter envelope schema: v1 {id}; v2 adds email (with a default unless None)."""
+    fields: list[dict[str, object]] = [{"field": "id", "type": "int32", "optional": False}]
+    if email is not None:
+        extra = {} if email == "required" else {"default": "none"}
+        fields.append({"field": "email", "type": "string", "optional": False, **extra})
+    return {"type": "struct", "name": "User", "version": version, "fields": fields}
+
+
+def _user(offset: int, version: int | None, email: str | None = "default") -> RawRecord:
+    """Record ``offset``: a v1 ``{id}`` or, with an email field, ``{id, email: u<offset>}``."""
+    schema = _user_schema(version, email if version != 1 else None)
+    payload: dict[str, object] = {"id": offset}
+    if version != 1:
+        payload["email"] = f"u{offset}"
+    return RawRecord("t", 0, offset, 1_000 + offset, None, json.dumps(
+        {"schema": schema, "payload": payload}).encode())  # fmt: skip
+
+
+def _avro_config(tmp_path: Path, mode: str, **extra: str) -> SinkConfig:
+    return _config(
+        tmp_path,
+        **{
+            "format.class": "avro",
+            "value.converter.schemas.enable": "true",
+            "schema.compatibility": mode,
+            "flush.size": "4",
+            **extra,
+        },
+    )
+
+
+def _avro_files(root: Path) -> dict[str, tuple[object, list[object]]]:
+    """Each Avro file: (its writer schema, its records)."""
+    import io
+
+    import fastavro
+
+    out: dict[str, tuple[object, list[object]]] = {}
+    for p in sorted(root.rglob("*.avro")):
+        reader = fastavro.reader(io.BytesIO(p.read_bytes()))
+        out[p.name] = (json.loads(reader.metadata["avro.schema"]), list(reader))
+    return out
+
+
+_AVRO_V1 = {
+    "type": "record",
+    "name": "User",
+    "fields": [{"name": "id", "type": "int"}],
+    "connect.version": 1,
+    "connect.name": "User",
+}
+_AVRO_V2 = {
+    "type": "record",
+    "name": "User",
+    "fields": [
+        {"name": "id", "type": "int"},
+        {"name": "email", "type": {"type": "string", "connect.default": "none"}, "default": "none"},
+    ],
+    "connect.version": 2,
+    "connect.name": "User",
+}
+_VERSIONS = [1, 1, 2, 1, 2, 1, 2]  # of offsets 0..6
+
+
+@pytest.mark.parametrize("mode", ["BACKWARD", "FULL"])
+def test_backward_projects_older_records_onto_the_file_schema(tmp_path: Path, mode: str) -> None:
+    writer = TopicPartitionWriter(build_writer_context(_avro_config(tmp_path, mode)), "t", 0)
+    committed = writer.write([_user(o, v) for o, v in enumerate(_VERSIONS)], 0)
+    # v2 at offset 2 is newer: rotate; then v1 records take v2's default; flush.size=4 at 5.
+    assert [(o.key, o.start_offset, o.end_offset) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000000.avro", 0, 1),
+        ("topics/t/partition=0/t+0+0000000002.avro", 2, 5),
+    ]
+    assert _avro_files(tmp_path / "out") == {
+        "t+0+0000000000.avro": (_AVRO_V1, [{"id": 0}, {"id": 1}]),
+        "t+0+0000000002.avro": (_AVRO_V2, [
+            {"id": 2, "email": "u2"}, {"id": 3, "email": "none"},
+            {"id": 4, "email": "u4"}, {"id": 5, "email": "none"},
+        ]),
+    }  # fmt: skip
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [6]
+
+
+def test_forward_projects_newer_records_onto_the_file_schema(tmp_path: Path) -> None:
+    writer = TopicPartitionWriter(build_writer_context(_avro_config(tmp_path, "FORWARD")), "t", 0)
+    committed = writer.write([_user(o, v) for o, v in enumerate(_VERSIONS)], 0)
+    # v2 records lose email in the v1 file; the file opened by v2 at 4 rotates on v1 at 5.
+    assert [(o.key, o.start_offset, o.end_offset) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000000.avro", 0, 3),
+        ("topics/t/partition=0/t+0+0000000004.avro", 4, 4),
+    ]
+    assert _avro_files(tmp_path / "out") == {
+        "t+0+0000000000.avro": (_AVRO_V1, [{"id": 0}, {"id": 1}, {"id": 2}, {"id": 3}]),
+        "t+0+0000000004.avro": (_AVRO_V2, [{"id": 4, "email": "u4"}]),
+    }
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [5, 6]
+
+
+def test_none_rotates_on_every_schema_change(tmp_path: Path) -> None:
+    writer = TopicPartitionWriter(build_writer_context(_avro_config(tmp_path, "NONE")), "t", 0)
+    committed = writer.write([_user(o, v) for o, v in enumerate(_VERSIONS)], 0)
+    assert [(o.start_offset, o.end_offset) for o in committed] == [
+        (0, 1), (2, 2), (3, 3), (4, 4), (5, 5),
+    ]  # fmt: skip
+
+
+def test_projection_survives_a_restart(tmp_path: Path) -> None:
+    ctx = build_writer_context(_avro_config(tmp_path, "BACKWARD"))
+    first = TopicPartitionWriter(ctx, "t", 0)
+    assert first.write([_user(0, 2), _user(1, 1)], 0) == []
+    state, pending = first.snapshot()
+    chunk = encode_pending(pending)
+    saved = json.loads(json.dumps(state.to_dict()))
+    from s3connect.rotation import RotatorState
+
+    second = TopicPartitionWriter(
+        ctx, "t", 0, RotatorState.from_dict(saved), lambda: decode_pending("t", 0, chunk)
+    )
+    # Restored records are converted again and projected when the file is written; the
+    # rotator decides on the schema saved in its state (v1 at 2 is projected, v3 would rotate).
+    committed = second.write([_user(2, 1), _user(3, 2)], 0)
+    assert [(o.start_offset, o.end_offset) for o in committed] == [(0, 3)]
+    assert _avro_files(tmp_path / "out") == {
+        "t+0+0000000000.avro": (_AVRO_V2, [
+            {"id": 0, "email": "u0"}, {"id": 1, "email": "none"},
+            {"id": 2, "email": "none"}, {"id": 3, "email": "u3"},
+        ]),
+    }  # fmt: skip
+
+
+def test_a_record_that_cannot_be_projected_fails_or_is_a_dead_letter(tmp_path: Path) -> None:
+    from s3connect.errors import SchemaProjectionError
+
+    # v2's email is required with no default: a v1 record cannot be projected onto v2.
+    raws = [_user(0, 2, "required"), _user(1, 1), _user(2, 2, "required")]
+    ctx = build_writer_context(_avro_config(tmp_path, "BACKWARD"))
+    with pytest.raises(SchemaProjectionError) as err:
+        TopicPartitionWriter(ctx, "t", 0).write(raws, 0)
+    assert str(err.value) == (
+        "cannot project a value of schema 'User' version 1 onto schema 'User' version 2: "
+        "Required field `email` is missing from source schema 'User' version 1 "
+        "(topic='t', partition=0, offset=1)"
+    )
+    tolerant = build_writer_context(
+        _avro_config(tmp_path, "BACKWARD", **{"errors.tolerance": "all", "flush.size": "2"})
+    )
+    writer = TopicPartitionWriter(tolerant, "t", 0)
+    committed = writer.write(raws, 0)
+    assert [(o.start_offset, o.end_offset, o.record_count) for o in committed] == [(0, 2, 2)]
+    assert [(d.raw.offset, d.exception_class) for d in writer.dead_letters] == [
+        (1, "s3connect.errors.SchemaProjectionError")
+    ]
+
+
+@pytest.mark.parametrize("mode", ["BACKWARD", "FORWARD", "FULL"])
+def test_different_schemas_without_versions_fail(tmp_path: Path, mode: str) -> None:
+    from s3connect.errors import SchemaProjectionError
+
+    writer = TopicPartitionWriter(build_writer_context(_avro_config(tmp_path, mode)), "t", 0)
+    writer.write([_user(0, None), _user(1, None)], 0)  # one schema: no version needed
+    with pytest.raises(SchemaProjectionError, match=f"Schema version required for {mode}"):
+        writer.write([_user(2, 1)], 0)
+
+
+@pytest.mark.parametrize("mode", ["NONE", "BACKWARD", "FORWARD", "FULL"])
+def test_switching_between_schemaless_and_schema_values_rotates(tmp_path: Path, mode: str) -> None:
+    schema = {"type": "struct", "name": "S", "version": 1,
+              "fields": [{"field": "i", "type": "int32", "optional": False}]}  # fmt: skip
+    values = [schema, schema, None, None, schema]
+    raws = [
+        RawRecord("t", 0, i, None, None, json.dumps({"schema": s, "payload": {"i": i}}).encode())
+        for i, s in enumerate(values)
+    ]
+    ctx = build_writer_context(
+        _config(
+            tmp_path, **{"value.converter.schemas.enable": "true", "schema.compatibility": mode}
+        )
+    )
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    committed = writer.write(raws, 0)
+    assert [(o.start_offset, o.end_offset) for o in committed] == [(0, 1), (2, 3)]
+    assert _files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000000.json": ['{"i":0}', '{"i":1}'],
+        "topics/t/partition=0/t+0+0000000002.json": ['{"i":2}', '{"i":3}'],
+    }

@@ -6,7 +6,7 @@ import bz2
 import hashlib
 import io
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import BinaryIO
 
 import fastavro
@@ -99,23 +99,66 @@ class AvroFormat:
         header.write(_long(0) + sync)
         out.write(header.getvalue())
 
-        block = io.BytesIO()
-        count = 0
+        # fastavro's container writer encodes all records in one call and cuts blocks as Avro
+        # Java does (a block ends after the record that takes it to >= 64000 bytes). Its header
+        # is not AvroData's and its codecs are not ours: it writes uncompressed blocks, which are
+        # re-framed behind our header with our codec.
         convert = compile_to_avro(schema)
-        for record in records:
-            fastavro.schemaless_writer(block, parsed, convert(record.value))
-            count += 1
-            if block.tell() >= _SYNC_INTERVAL:
-                self._write_block(out, block, count, sync)
-                block, count = io.BytesIO(), 0
-        if count:
-            self._write_block(out, block, count, sync)
+        plain = io.BytesIO()
+        fastavro.writer(
+            plain,
+            parsed,
+            (convert(record.value) for record in records),
+            codec="null",
+            sync_interval=_SYNC_INTERVAL,
+            sync_marker=sync,
+        )
+        for count, data in _plain_blocks(plain.getbuffer(), sync):
+            self._write_block(out, data, count, sync)
 
-    def _write_block(self, out: BinaryIO, block: io.BytesIO, count: int, sync: bytes) -> None:
-        data = self._compress(block.getvalue())
+    def _write_block(self, out: BinaryIO, block: bytes, count: int, sync: bytes) -> None:
+        data = self._compress(block)
         out.write(_long(count) + _long(len(data)))
         out.write(data)
         out.write(sync)
+
+
+def _read_long(buf: memoryview, pos: int) -> tuple[int, int]:
+    """Avro's zig-zag varint at ``pos``: (value, next position)."""
+    shift = n = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        n |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return (n >> 1) ^ -(n & 1), pos
+        shift += 7
+
+
+def _plain_blocks(buf: memoryview, sync: bytes) -> Iterator[tuple[int, bytes]]:
+    """(record count, block bytes) of each block of an uncompressed Avro container file."""
+    pos = 4  # magic
+    while True:  # the metadata map, in blocks
+        entries, pos = _read_long(buf, pos)
+        if entries == 0:
+            break
+        if entries < 0:
+            entries = -entries
+            _, pos = _read_long(buf, pos)
+        for _ in range(2 * entries):  # key, value
+            size, pos = _read_long(buf, pos)
+            pos += size
+    pos += len(sync)
+    end = len(buf)
+    while pos < end:
+        count, pos = _read_long(buf, pos)
+        size, pos = _read_long(buf, pos)
+        block = bytes(buf[pos : pos + size])
+        pos += size
+        if buf[pos : pos + len(sync)] != sync:
+            raise AssertionError("fastavro wrote an unexpected block layout")
+        pos += len(sync)
+        yield count, block
 
 
 def _sync_marker(records: Sequence[SinkRecord]) -> bytes:

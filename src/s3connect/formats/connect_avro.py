@@ -15,6 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from s3connect.codegen import FAIL, connect_to_avro_fast
 from s3connect.converters import (
     date_to_days,
     decimal_scale,
@@ -53,6 +54,11 @@ _PRIMITIVES = {
     Type.BYTES: "bytes",
 }
 _LOGICAL = {TIME: "time-millis", TIMESTAMP: "timestamp-millis", DATE: "date"}
+# Parameters AvroData.toConnectSchema keeps for Avro input (docs, field-default flag, unions).
+UNION = f"{NAMESPACE}.Union"
+_RECORD_DOC = f"{NAMESPACE}.record.doc"
+_FIELD_DOC = f"{NAMESPACE}.field.doc."
+_DEFAULT_FLAG = f"{NAMESPACE}.field.default"
 
 
 @dataclasses.dataclass
@@ -117,21 +123,31 @@ def _from_connect(schema: ConnectSchema, ctx: _Context) -> Any:
                 entry["connect.internal.type"] = _MAP_ENTRY
             entry["fields"] = [_field("key", key, ctx), _field("value", value, ctx)]
             base = {"type": "array", "items": entry}
+    elif schema.name == UNION:  # AvroData's union struct: an Avro union of its fields
+        members = [_from_connect(_non_optional(f.schema), ctx) for f in schema.fields]
+        return ["null", *members] if schema.optional else members
     elif schema.optional:  # optional struct: a union, no metadata on it
         union = ["null", _from_connect(_non_optional(schema), ctx)]
         return union
     else:
         namespace, name = ctx.name_or_default(schema.name)
         base = _record(namespace, name, [])
-        base["fields"] = [_field(f.name, f.schema, ctx) for f in schema.fields]
+        if _RECORD_DOC in schema.parameters:
+            base["doc"] = schema.parameters[_RECORD_DOC]
+        base["fields"] = [
+            _field(f.name, f.schema, ctx, schema.parameters.get(_FIELD_DOC + f.name))
+            for f in schema.fields
+        ]
 
     if schema.doc is not None:
         base["connect.doc"] = schema.doc
     if schema.version is not None:
         base["connect.version"] = schema.version
     if schema.parameters:
-        base["connect.parameters"] = dict(schema.parameters)
-    if schema.default is not None:
+        params = {k: v for k, v in schema.parameters.items() if k != _DEFAULT_FLAG}
+        if params:
+            base["connect.parameters"] = params
+    if schema.default is not None and _DEFAULT_FLAG not in schema.parameters:
         base["connect.default"] = _default_json(schema, schema.default)
     if schema.name is not None:
         base["connect.name"] = schema.name
@@ -141,6 +157,7 @@ def _from_connect(schema: ConnectSchema, ctx: _Context) -> Any:
         base["logicalType"] = "decimal"
     elif schema.name in _LOGICAL:
         base["logicalType"] = _LOGICAL[schema.name]
+    base.update({k: v for k, v in schema.parameters.items() if k.startswith("avro")})
 
     final: Any = base
     if schema.optional:
@@ -150,8 +167,12 @@ def _from_connect(schema: ConnectSchema, ctx: _Context) -> Any:
     return final
 
 
-def _field(name: str, schema: ConnectSchema, ctx: _Context) -> dict[str, Any]:
+def _field(
+    name: str, schema: ConnectSchema, ctx: _Context, doc: str | None = None
+) -> dict[str, Any]:
     field: dict[str, Any] = {"name": name, "type": _from_connect(schema, ctx)}
+    if doc is not None:
+        field["doc"] = doc
     if schema.default is not None:
         # Avro validates a default against the first union branch ("null" for optional structs).
         if not (schema.optional and schema.type is Type.STRUCT):
@@ -227,6 +248,8 @@ def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> 
             out["namespace"] = namespace
     elif space is not None:
         out["namespace"] = ""
+    if "doc" in node:  # Avro Java writes a record's doc before its fields
+        out["doc"] = node["doc"]
     out["fields"] = [
         {**f, "type": _emit(f["type"], names, namespace, qualified=qualified)}
         for f in node["fields"]
@@ -294,14 +317,55 @@ def to_avro_value(schema: ConnectSchema, value: Any) -> Any:
         ]
     if not isinstance(value, Mapping):
         raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
+    if schema.name == UNION:
+        return _union_value(schema, value)
     return {f.name: to_avro_value(f.schema, value.get(f.name)) for f in schema.fields}
+
+
+def _union_value(schema: ConnectSchema, value: Mapping[str, Any]) -> Any:
+    """AvroData.fromConnectData of a union struct: its first non-null member (records as
+    fastavro's ``(name, datum)`` union notation)."""
+    for f in schema.fields:
+        member = value.get(f.name)
+        if member is not None:
+            datum = to_avro_value(f.schema, member)
+            if f.schema.type is Type.STRUCT and f.schema.name not in (None, UNION):
+                return (f.schema.name, datum)
+            return datum
+    return None
+
+
+def _has_union(schema: ConnectSchema | None) -> bool:
+    if schema is None:
+        return False
+    if schema.name == UNION:
+        return True
+    children = [f.schema for f in schema.fields] + [schema.key_schema, schema.value_schema]
+    return any(_has_union(c) for c in children)
 
 
 def compile_to_avro(schema: ConnectSchema) -> Callable[[Any], Any]:
     """:func:`to_avro_value` specialised once for ``schema``: the same results and errors,
-    without re-dispatching on the schema for every value (the sink's hot path)."""
+    without re-dispatching on the schema for every value (the sink's hot path).
+
+    Structs and arrays get generated straight-line code (:mod:`s3connect.codegen`) for the
+    common case, falling back to the closures of :func:`_compile_reference` for the rest."""
+    reference = _compile_reference(schema)
+    fast = None if _has_union(schema) else connect_to_avro_fast(schema, _compile_reference)
+    if fast is None:
+        return reference
+
+    def convert(value: Any) -> Any:
+        out = fast(value)
+        return reference(value) if out is FAIL else out
+
+    return convert
+
+
+def _compile_reference(schema: ConnectSchema) -> Callable[[Any], Any]:
+    """The closure tree behind :func:`compile_to_avro`."""
     name, t = schema.name, schema.type
-    if name in (DECIMAL, DATE, TIME, TIMESTAMP) or t is Type.MAP:
+    if name in (DECIMAL, DATE, TIME, TIMESTAMP, UNION) or t is Type.MAP:
         return lambda value: to_avro_value(schema, value)
     convert: Callable[[Any], Any]
     if t in (Type.INT8, Type.INT16, Type.INT32, Type.INT64):
@@ -325,13 +389,13 @@ def compile_to_avro(schema: ConnectSchema) -> Callable[[Any], Any]:
         return lambda value: to_avro_value(schema, value)
     elif t is Type.ARRAY:
         assert schema.value_schema is not None
-        item = compile_to_avro(schema.value_schema)
+        item = _compile_reference(schema.value_schema)
 
         def convert(value: Any) -> Any:
             return [item(v) for v in value]
 
     else:
-        fields = [(f.name, compile_to_avro(f.schema)) for f in schema.fields]
+        fields = [(f.name, _compile_reference(f.schema)) for f in schema.fields]
 
         def convert(value: Any) -> Any:
             if not isinstance(value, Mapping):

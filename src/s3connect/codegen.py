@@ -1,0 +1,244 @@
+"""Straight-line Python for the per-record value conversions of the sink's hot path.
+
+The compiled converters (JSON -> Connect in :mod:`s3connect.converters`, Connect -> Avro in
+:mod:`s3connect.formats.connect_avro`) are trees of small closures: correct, but several Python
+calls per field. For a schema, :func:`json_to_connect_fast` and :func:`connect_to_avro_fast`
+generate one function with the whole tree inlined (exact ``type(x) is ...`` checks, loops for
+arrays). It handles only the common, unremarkable case: on anything else (a subclass, a value of
+the wrong type, a null for a required field, ...) it returns :data:`FAIL` and the caller runs the
+reference converter on the same input, which returns the same value or raises its usual error.
+So a generated function never decides an error; it only has to be right when it returns a value.
+Types it does not inline (logical types, bytes, maps) are delegated to the reference converter
+of that sub-schema, which gives the same result (or error) as inside the whole tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+
+__all__ = ["FAIL", "connect_to_avro_fast", "json_to_connect_fast"]
+
+FAIL: Any = object()
+"""Returned by a generated function when the reference converter must decide."""
+
+_INT_RANGES = {
+    Type.INT8: (-(2**7), 2**7 - 1),
+    Type.INT16: (-(2**15), 2**15 - 1),
+    Type.INT32: (-(2**31), 2**31 - 1),
+    Type.INT64: (-(2**63), 2**63 - 1),
+}
+_LOGICAL = (DECIMAL, DATE, TIME, TIMESTAMP)
+_MAX_DEPTH = 24
+
+
+class _Unsupported(Exception):
+    pass
+
+
+class _Gen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.ns: dict[str, Any] = {"_FAIL": FAIL, "_Decimal": Decimal}
+        self._n = 0
+
+    def var(self, prefix: str = "v") -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def const(self, value: Any) -> str:
+        name = self.var("_k")
+        self.ns[name] = value
+        return name
+
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def build(self, name: str) -> Callable[[Any], Any]:
+        src = f"def {name}(v0):\n" + "\n".join(self.lines) + "\n"
+        exec(compile(src, f"<s3connect.codegen {name}>", "exec"), self.ns)  # noqa: S102
+        fn: Callable[[Any], Any] = self.ns[name]
+        return fn
+
+
+def json_to_connect_fast(
+    schema: ConnectSchema,
+    replace: bool,
+    reference: Callable[[ConnectSchema, bool], Callable[[Any], Any]],
+) -> Callable[[Any], Any] | None:
+    """A generated JSON -> Connect converter for ``schema``, or None when nothing is gained.
+
+    ``reference(schema, replace)`` gives the reference converter of a sub-schema (used for the
+    types not inlined). The function returns the converted value or :data:`FAIL`.
+    """
+    if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
+        return None
+    gen = _Gen()
+    try:
+        out = _json_node(gen, schema, "v0", 1, replace, reference, 0)
+    except _Unsupported:
+        return None
+    gen.emit(1, f"return {out}")
+    return gen.build("json_to_connect")
+
+
+def _json_node(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    ind: int,
+    replace: bool,
+    reference: Callable[[ConnectSchema, bool], Callable[[Any], Any]],
+    depth: int,
+) -> str:
+    """Emit code converting the JSON node in ``src``; returns the variable holding the result."""
+    if depth > _MAX_DEPTH:
+        raise _Unsupported
+    t = schema.type
+    out = gen.var()
+    if schema.name in _LOGICAL or t in (Type.BYTES, Type.MAP):
+        # The reference closure handles nulls and defaults itself.
+        gen.emit(ind, f"{out} = {gen.const(reference(schema, replace))}({src})")
+        return out
+    # Null handling, in the reference converter's order.
+    if replace and schema.default is not None:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{out} = {gen.const(schema.default)}")
+        gen.emit(ind, "else:")
+    elif schema.optional:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{out} = None")
+        gen.emit(ind, "else:")
+    else:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, "else:")
+    ind += 1
+    if t in _INT_RANGES:
+        low, high = _INT_RANGES[t]
+        gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} <= {high}:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, f"{out} = {src}")
+    elif t in (Type.FLOAT32, Type.FLOAT64):
+        gen.emit(ind, f"if {src}.__class__ is _Decimal or {src}.__class__ is int:")
+        gen.emit(ind + 1, f"{out} = float({src})")
+        gen.emit(ind, "else:")
+        gen.emit(ind + 1, "return _FAIL")
+    elif t is Type.BOOLEAN or t is Type.STRING:
+        gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, f"{out} = {src}")
+    elif t is Type.ARRAY:
+        assert schema.value_schema is not None
+        gen.emit(ind, f"if {src}.__class__ is not list:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, f"{out} = []")
+        item = gen.var("i")
+        gen.emit(ind, f"for {item} in {src}:")
+        res = _json_node(gen, schema.value_schema, item, ind + 1, replace, reference, depth + 1)
+        gen.emit(ind + 1, f"{out}.append({res})")
+    elif t is Type.STRUCT:
+        gen.emit(ind, f"if {src}.__class__ is not dict:")
+        gen.emit(ind + 1, "return _FAIL")
+        get = gen.var("g")
+        gen.emit(ind, f"{get} = {src}.get")
+        parts = []
+        for f in schema.fields:
+            fv = gen.var("f")
+            gen.emit(ind, f"{fv} = {get}({f.name!r})")
+            res = _json_node(gen, f.schema, fv, ind, replace, reference, depth + 1)
+            parts.append(f"{f.name!r}: {res}")
+        gen.emit(ind, f"{out} = {{{', '.join(parts)}}}")
+    else:
+        raise _Unsupported
+    return out
+
+
+def connect_to_avro_fast(
+    schema: ConnectSchema, reference: Callable[[ConnectSchema], Callable[[Any], Any]]
+) -> Callable[[Any], Any] | None:
+    """A generated Connect -> Avro datum converter for ``schema``, or None when nothing is gained.
+
+    ``reference(schema)`` gives the reference converter of a sub-schema (used for the types not
+    inlined). The function returns the datum or :data:`FAIL`.
+    """
+    if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
+        return None
+    gen = _Gen()
+    try:
+        out = _avro_node(gen, schema, "v0", 1, reference, 0)
+    except _Unsupported:
+        return None
+    gen.emit(1, f"return {out}")
+    return gen.build("connect_to_avro")
+
+
+def _avro_node(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    ind: int,
+    reference: Callable[[ConnectSchema], Callable[[Any], Any]],
+    depth: int,
+) -> str:
+    if depth > _MAX_DEPTH:
+        raise _Unsupported
+    t = schema.type
+    out = gen.var()
+    if schema.name in _LOGICAL or t in (Type.BYTES, Type.MAP):
+        gen.emit(ind, f"{out} = {gen.const(reference(schema))}({src})")
+        return out
+    # Null handling, in compile_to_avro's order.
+    if schema.default is None and schema.optional:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{out} = None")
+        gen.emit(ind, "else:")
+        ind += 1
+    elif schema.default is None:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, "return _FAIL")
+    else:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{src} = {gen.const(schema.default)}")
+    if t in _INT_RANGES:
+        gen.emit(ind, f"if {src}.__class__ is not int:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, f"{out} = {src}")
+    elif t in (Type.FLOAT32, Type.FLOAT64):
+        gen.emit(ind, f"if {src}.__class__ is float:")
+        gen.emit(ind + 1, f"{out} = {src}")
+        gen.emit(ind, f"elif {src}.__class__ is int:")
+        gen.emit(ind + 1, f"{out} = float({src})")
+        gen.emit(ind, "else:")
+        gen.emit(ind + 1, "return _FAIL")
+    elif t is Type.BOOLEAN or t is Type.STRING:
+        gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, f"{out} = {src}")
+    elif t is Type.ARRAY:
+        assert schema.value_schema is not None
+        gen.emit(ind, f"if {src}.__class__ is not list:")
+        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind, f"{out} = []")
+        item = gen.var("i")
+        gen.emit(ind, f"for {item} in {src}:")
+        res = _avro_node(gen, schema.value_schema, item, ind + 1, reference, depth + 1)
+        gen.emit(ind + 1, f"{out}.append({res})")
+    elif t is Type.STRUCT:
+        gen.emit(ind, f"if {src}.__class__ is not dict:")
+        gen.emit(ind + 1, "return _FAIL")
+        get = gen.var("g")
+        gen.emit(ind, f"{get} = {src}.get")
+        parts = []
+        for f in schema.fields:
+            fv = gen.var("f")
+            gen.emit(ind, f"{fv} = {get}({f.name!r})")
+            res = _avro_node(gen, f.schema, fv, ind, reference, depth + 1)
+            parts.append(f"{f.name!r}: {res}")
+        gen.emit(ind, f"{out} = {{{', '.join(parts)}}}")
+    else:
+        raise _Unsupported
+    return out

@@ -1,0 +1,330 @@
+"""Schema Registry access for the Confluent converters: wire format, client, retries, caches.
+
+Records written by Confluent's serializers start with the wire-format header: a magic byte 0,
+the schema id as 4 big-endian bytes and, for Protobuf, the message indexes (zig-zag varints:
+a count then the indexes; a lone 0 means ``[0]``). The schema is fetched by id with
+confluent-kafka's ``SchemaRegistryClient`` (which caches by id), and its version under the
+record's subject (``TopicNameStrategy``: ``<topic>-key`` / ``<topic>-value``) is looked up as
+Confluent's deserializers do for the Connect converters.
+
+Failures are split in two:
+
+* about the record (a bad header, an id or subject the registry does not know): ``ValueError``,
+  which the pipeline turns into a ``ConversionError`` (dead letter queue with
+  ``errors.tolerance=all``);
+* about the registry (refused connection, timeout, 5xx, 401/403, ...):
+  :class:`~s3connect.errors.SchemaRegistryError`, after retrying as Kafka Connect's
+  ``RetryWithToleranceOperator`` does: backoff from 300 ms, doubling up to
+  ``errors.retry.delay.max.ms``, for at most ``errors.retry.timeout`` ms (0: no retry beyond the
+  client's own three, -1: forever). It fails the query; no record is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from s3connect.errors import SchemaRegistryError
+
+__all__ = [
+    "REGISTRY_CONVERTER_CLASSES",
+    "Registry",
+    "RegistrySettings",
+    "RetryPolicy",
+    "display_url",
+    "read_message_indexes",
+    "subject_name",
+    "wire_header",
+    "with_record_context",
+]
+
+REGISTRY_CONVERTER_CLASSES = {
+    "avro": "io.confluent.connect.avro.AvroConverter",
+    "jsonschema": "io.confluent.connect.json.JsonSchemaConverter",
+    "protobuf": "io.confluent.connect.protobuf.ProtobufConverter",
+}
+"""Short name -> Confluent's Schema Registry converter class."""
+
+_HIDDEN = "[hidden]"
+# Confluent's error codes for "not found": subject, version, schema (id).
+_NOT_FOUND = frozenset({40401, 40402, 40403})
+_RETRY_DELAY_MIN_S = 0.3  # RetryWithToleranceOperator.RETRIES_DELAY_MIN_MS
+_T = TypeVar("_T")
+
+
+def display_url(url: str) -> str:
+    """``url`` (comma-separated URLs too) without user info: safe to show."""
+    out = []
+    for part in url.split(","):
+        part = part.strip()
+        try:
+            pieces = urlsplit(part)
+        except ValueError:
+            out.append(re.sub(r"//[^/@]*@", f"//{_HIDDEN}@", part))
+            continue
+        if pieces.username is not None or pieces.password is not None:
+            host = pieces.hostname or ""
+            netloc = f"{_HIDDEN}@{host}" + (f":{pieces.port}" if pieces.port else "")
+            part = urlunsplit(pieces._replace(netloc=netloc))
+        out.append(part)
+    return ",".join(out)
+
+
+@dataclass(frozen=True, repr=False)
+class RegistrySettings:
+    """Where a converter's Schema Registry is and how to authenticate to it.
+
+    Args:
+        url: ``schema.registry.url`` (one or more comma-separated base URLs).
+        credentials_source: ``basic.auth.credentials.source``: ``URL`` (user info in the URL, if
+            any) or ``USER_INFO`` (``basic.auth.user.info``).
+        user_info: ``basic.auth.user.info``, ``user:password`` (a secret).
+    """
+
+    url: str
+    credentials_source: str = "URL"
+    user_info: str | None = None
+
+    def client_config(self) -> dict[str, Any]:
+        """The ``SchemaRegistryClient`` configuration (real credentials included)."""
+        conf: dict[str, Any] = {"url": self.url}
+        if self.credentials_source == "USER_INFO" and self.user_info:
+            conf["basic.auth.user.info"] = self.user_info
+        return conf
+
+    @property
+    def display_url(self) -> str:
+        """The URL without credentials."""
+        return display_url(self.url)
+
+    def __repr__(self) -> str:
+        info = _HIDDEN if self.user_info is not None else None
+        return (
+            f"RegistrySettings(url={self.display_url!r}, "
+            f"credentials_source={self.credentials_source!r}, user_info={info!r})"
+        )
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Kafka Connect's ``errors.retry.timeout`` / ``errors.retry.delay.max.ms``.
+
+    Args:
+        timeout_ms: how long a failing registry call is retried: 0 none, -1 forever.
+        delay_max_ms: cap of the exponential backoff between attempts.
+    """
+
+    timeout_ms: int = 0
+    delay_max_ms: int = 60_000
+
+
+def subject_name(topic: str, is_key: bool) -> str:
+    """``TopicNameStrategy``: ``<topic>-key`` or ``<topic>-value``."""
+    return f"{topic}-key" if is_key else f"{topic}-value"
+
+
+def wire_header(data: bytes, topic: str) -> int:
+    """The schema id of a Confluent-framed record (the payload starts at byte 5).
+
+    Raises:
+        ValueError: the record is not in the wire format (too short, magic byte not 0).
+    """
+    if len(data) < 5 or data[0] != 0:
+        raise ValueError(
+            f"Converting byte[] to Kafka Connect data failed due to serialization error of topic "
+            f"{topic}: Unknown magic byte! (the record is not in the Schema Registry wire format)"
+        )
+    return int.from_bytes(data[1:5], "big")
+
+
+def read_message_indexes(data: bytes, pos: int) -> tuple[list[int], int]:
+    """Protobuf's message indexes at ``pos``: (indexes, position of the message bytes).
+
+    Raises:
+        ValueError: the indexes are truncated or malformed.
+    """
+
+    def varint(at: int) -> tuple[int, int]:
+        shift = result = 0
+        while True:
+            if at >= len(data) or shift > 63:
+                raise ValueError("Invalid message indexes: truncated varint")
+            b = data[at]
+            at += 1
+            result |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return (result >> 1) ^ -(result & 1), at
+            shift += 7
+
+    count, pos = varint(pos)
+    if count == 0:
+        return [0], pos
+    if count < 0 or count > 100:
+        raise ValueError(f"Invalid message indexes: count {count}")
+    indexes = []
+    for _ in range(count):
+        index, pos = varint(pos)
+        if index < 0:
+            raise ValueError(f"Invalid message index {index}")
+        indexes.append(index)
+    return indexes, pos
+
+
+class Registry:
+    """A lazily created confluent-kafka ``SchemaRegistryClient`` with retries and error split.
+
+    Built on the executors (converters are created there); the client caches schemas by id and
+    versions by (subject, schema).
+    """
+
+    def __init__(
+        self,
+        settings: RegistrySettings,
+        retry: RetryPolicy | None = None,
+        *,
+        client_factory: Callable[[dict[str, Any]], Any] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.settings = settings
+        self.retry = retry or RetryPolicy()
+        self._factory = client_factory
+        self._client: Any = None
+        self._sleep = sleep
+
+    @property
+    def url(self) -> str:
+        """The registry URL without credentials."""
+        return self.settings.display_url
+
+    def client(self) -> Any:
+        """The underlying ``SchemaRegistryClient`` (created on first use)."""
+        if self._client is None:
+            conf = self.settings.client_config()
+            try:
+                if self._factory is not None:
+                    self._client = self._factory(conf)
+                else:
+                    from confluent_kafka.schema_registry import SchemaRegistryClient
+
+                    self._client = SchemaRegistryClient(conf)
+            except (ValueError, TypeError) as exc:
+                raise SchemaRegistryError(
+                    f"the client cannot be configured: {_clean(str(exc), self.settings)}",
+                    url=self.url,
+                ) from None
+        return self._client
+
+    def schema(self, schema_id: int, topic: str, fmt: str | None = None) -> Any:
+        """The registered schema (``confluent_kafka.schema_registry.Schema``) with this id.
+
+        Raises:
+            ValueError: the registry does not know the id.
+            SchemaRegistryError: the registry cannot be used.
+        """
+        return self._call(
+            f"fetch schema id {schema_id}",
+            topic,
+            lambda: self.client().get_schema(schema_id, fmt=fmt),
+            missing=f"Schema {schema_id} not found in the Schema Registry",
+        )
+
+    def version(self, subject: str, schema: Any, schema_id: int, topic: str) -> int:
+        """The version of ``schema`` under ``subject`` (as the deserializers' ``getVersion``).
+
+        Raises:
+            ValueError: the schema is not registered under the subject.
+            SchemaRegistryError: the registry cannot be used.
+        """
+        registered = self._call(
+            f"look up the version of schema id {schema_id} under subject {subject}",
+            topic,
+            lambda: self.client().lookup_schema(subject, schema, deleted=True),
+            missing=(
+                f"Error retrieving schema version for id {schema_id}: the schema is not "
+                f"registered under subject {subject}"
+            ),
+        )
+        if registered.version is None:
+            raise ValueError(f"the registry gave no version of schema id {schema_id} in {subject}")
+        return int(registered.version)
+
+    def referenced(self, subject: str, version: int, topic: str, fmt: str | None = None) -> Any:
+        """A referenced schema (``RegisteredSchema``) by subject and version."""
+        return self._call(
+            f"fetch {subject} version {version}",
+            topic,
+            lambda: self.client().get_version(subject, version, True, fmt),
+            missing=f"Referenced schema {subject} version {version} not found",
+        )
+
+    def _call(self, what: str, topic: str, fn: Callable[[], _T], *, missing: str) -> _T:
+        from confluent_kafka.schema_registry.error import SchemaRegistryError as ClientError
+
+        policy = self.retry
+        start = time.monotonic()
+        delay = _RETRY_DELAY_MIN_S
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                return fn()
+            except SchemaRegistryError:
+                raise
+            except ClientError as exc:
+                status, code = exc.http_status_code, exc.error_code
+                if status == 404 and code in _NOT_FOUND:
+                    raise ValueError(missing) from None
+                problem = f"HTTP {status} (error code {code}): {exc.error_message}"
+                if not _retriable(status):
+                    raise self._error(what, problem, topic, attempts) from None
+            except Exception as exc:  # network, TLS, malformed answers: the registry's fault
+                problem = f"{type(exc).__name__}: {exc}"
+            elapsed = time.monotonic() - start
+            if policy.timeout_ms == 0 or (
+                policy.timeout_ms > 0 and elapsed + delay > policy.timeout_ms / 1000
+            ):
+                raise self._error(what, problem, topic, attempts)
+            self._sleep(delay)
+            delay = min(delay * 2, max(policy.delay_max_ms, 1) / 1000)
+
+    def _error(self, what: str, problem: str, topic: str, attempts: int) -> SchemaRegistryError:
+        policy = self.retry
+        return SchemaRegistryError(
+            f"could not {what}: {_clean(problem, self.settings)} ({attempts} attempt"
+            f"{'s' if attempts > 1 else ''}; errors.retry.timeout={policy.timeout_ms}, "
+            f"errors.retry.delay.max.ms={policy.delay_max_ms})",
+            url=self.url,
+            topic=topic,
+        )
+
+
+def _retriable(status: int) -> bool:
+    return status >= 500 or status in (408, 429)
+
+
+def _clean(text: str, settings: RegistrySettings) -> str:
+    """``text`` without the registry's credentials (error messages may echo URLs)."""
+    for url in settings.url.split(","):
+        url = url.strip()
+        if url:
+            text = text.replace(url, display_url(url))
+    if settings.user_info:
+        text = text.replace(settings.user_info, _HIDDEN)
+    return text
+
+
+def with_record_context(convert: Callable[[Any], _T]) -> Callable[[Any], _T]:
+    """Wrap a raw-record converter so a :class:`SchemaRegistryError` names the record's
+    partition and offset (converters only know the topic)."""
+
+    def wrapped(raw: Any) -> _T:
+        try:
+            return convert(raw)
+        except SchemaRegistryError as exc:
+            raise exc.at(raw.topic, raw.partition, raw.offset) from exc.__cause__
+
+    return wrapped
