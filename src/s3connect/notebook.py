@@ -75,6 +75,13 @@ SINK_WIDGETS: tuple[WidgetSpec, ...] = (
         "Headers file format",
     ),
     (
+        "value.converter",
+        FROM_CONFIG,
+        (FROM_CONFIG, "json", "string", "bytearray", "avro", "jsonschema", "protobuf"),
+        "Value converter",
+    ),
+    ("value.converter.schema.registry.url", "", None, "Schema Registry URL (value converter)"),
+    (
         "schema.compatibility",
         FROM_CONFIG,
         (FROM_CONFIG, "NONE", "BACKWARD", "FORWARD", "FULL"),
