@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["COMMIT_LOG_SCHEMA", "append_commit_log", "is_table_path"]
+__all__ = ["COMMIT_LOG_SCHEMA", "append_commit_log", "append_once", "is_table_path"]
 
 COMMIT_LOG_SCHEMA = (
     "object_key STRING, topic STRING, partition INT, encoded_partition STRING, "
@@ -49,6 +49,12 @@ def append_commit_log(
         ],
         COMMIT_LOG_SCHEMA,
     )
+    append_once(df, table, app_id, batch_id)
+
+
+def append_once(df: DataFrame, table: str, app_id: str, batch_id: int) -> None:
+    """Append ``df`` to the Delta table (name or path) unless (app_id, batch_id) already did:
+    Delta's idempotent writes (``txnAppId`` / ``txnVersion``)."""
     writer = (
         df.write.format("delta")
         .mode("append")

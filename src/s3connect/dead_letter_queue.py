@@ -250,7 +250,7 @@ class DeadLetterQueue:
         app_id: str,
         batch_id: int,
     ) -> None:
-        from s3connect.commit_log import is_table_path
+        from s3connect.commit_log import append_once
 
         now = datetime.now(UTC).replace(tzinfo=None)
         df = spark.createDataFrame(
@@ -277,16 +277,7 @@ class DeadLetterQueue:
             ],
             DLQ_TABLE_SCHEMA,
         )
-        writer = (
-            df.write.format("delta")
-            .mode("append")
-            .option("txnAppId", app_id + "-dlq")
-            .option("txnVersion", batch_id)
-        )
-        if is_table_path(table):
-            writer.save(table)
-        else:
-            writer.saveAsTable(table)
+        append_once(df, table, app_id + "-dlq", batch_id)
 
     def close(self) -> None:
         """Flush and drop the producer."""
