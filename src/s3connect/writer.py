@@ -30,6 +30,7 @@ from typing import Any, BinaryIO, Literal, Protocol
 
 from s3connect.dead_letters import DeadLetter
 from s3connect.errors import RecordError, SchemaProjectionError
+from s3connect.formats.views import header_texts
 from s3connect.projection import project_record
 from s3connect.records import Header, SinkRecord
 from s3connect.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
@@ -283,6 +284,11 @@ class TopicPartitionWriter:
             problem = "Key cannot be null (store.kafka.keys=true)"
         elif ctx.headers_format is not None and not record.headers:
             problem = "Headers cannot be null (store.kafka.headers=true and the record has none)"
+        elif ctx.headers_format is not None:
+            try:
+                header_texts(record)
+            except ValueError as exc:
+                problem = str(exc)
         if problem is not None:
             raise RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
 

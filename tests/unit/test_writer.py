@@ -549,3 +549,24 @@ def test_switching_between_schemaless_and_schema_values_rotates(tmp_path: Path, 
         "topics/t/partition=0/t+0+0000000000.json": ['{"i":0}', '{"i":1}'],
         "topics/t/partition=0/t+0+0000000002.json": ['{"i":2}', '{"i":3}'],
     }
+
+
+def test_unwritable_header_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
+    ctx = build_writer_context(
+        _config(tmp_path, **{"store.kafka.headers": "true", "errors.tolerance": "all"})
+    )
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    raws = [
+        RawRecord("t", 0, 0, 1, None, b"{}", (("h", b"ok"),)),
+        RawRecord("t", 0, 1, 2, None, b"{}", (("h", b"\xff\xfe"),)),
+        RawRecord("t", 0, 2, 3, None, b"{}", (("h", None),)),
+        RawRecord("t", 0, 3, 4, None, b"{}", (("h", b"fine"),)),
+    ]
+    assert writer.write(raws, 0) == []
+    assert [(d.raw.offset, d.stage) for d in writer.dead_letters] == [
+        (1, "TASK_PUT"),
+        (2, "TASK_PUT"),
+    ]
+    assert "is not UTF-8 text" in writer.dead_letters[0].message
+    assert "is null" in writer.dead_letters[1].message
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [0, 3]
