@@ -5,9 +5,9 @@ The compiled converters (JSON -> Connect in :mod:`s3connect.converters`, Connect
 calls per field. For a schema, :func:`json_to_connect_fast` and :func:`connect_to_avro_fast`
 generate one function with the whole tree inlined (exact ``type(x) is ...`` checks, loops for
 arrays). It handles only the common, unremarkable case: on anything else (a subclass, a value of
-the wrong type, a null for a required field, ...) it returns :data:`FAIL` and the caller runs the
-reference converter on the same input, which returns the same value or raises its usual error.
-So a generated function never decides an error; it only has to be right when it returns a value.
+the wrong type, a null for a required field, ...) it hands the whole input to the reference
+converter, which returns the same value or raises its usual error. So a generated function never
+decides an error; it only has to be right when it returns a value itself.
 Types it does not inline (logical types, bytes, maps) are delegated to the reference converter
 of that sub-schema, which gives the same result (or error) as inside the whole tree.
 """
@@ -20,10 +20,7 @@ from typing import Any
 
 from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 
-__all__ = ["FAIL", "connect_to_avro_fast", "json_to_connect_fast"]
-
-FAIL: Any = object()
-"""Returned by a generated function when the reference converter must decide."""
+__all__ = ["connect_to_avro_fast", "json_to_connect_fast"]
 
 _INT_RANGES = {
     Type.INT8: (-(2**7), 2**7 - 1),
@@ -42,7 +39,7 @@ class _Unsupported(Exception):
 class _Gen:
     def __init__(self) -> None:
         self.lines: list[str] = []
-        self.ns: dict[str, Any] = {"_FAIL": FAIL, "_Decimal": Decimal}
+        self.ns: dict[str, Any] = {"_Decimal": Decimal}
         self._n = 0
 
     def var(self, prefix: str = "v") -> str:
@@ -57,9 +54,10 @@ class _Gen:
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
 
-    def build(self, name: str) -> Callable[[Any], Any]:
-        src = f"def {name}(v0):\n" + "\n".join(self.lines) + "\n"
-        exec(compile(src, f"<s3connect.codegen {name}>", "exec"), self.ns)  # noqa: S102
+    def build(self, name: str, slow: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        self.ns["_SLOW"] = slow
+        src = f"def {name}(arg):\n    v0 = arg\n" + "\n".join(self.lines) + "\n"
+        exec(compile(src, f"<s3connect.codegen {name}>", "exec"), self.ns)
         fn: Callable[[Any], Any] = self.ns[name]
         return fn
 
@@ -71,8 +69,8 @@ def json_to_connect_fast(
 ) -> Callable[[Any], Any] | None:
     """A generated JSON -> Connect converter for ``schema``, or None when nothing is gained.
 
-    ``reference(schema, replace)`` gives the reference converter of a sub-schema (used for the
-    types not inlined). The function returns the converted value or :data:`FAIL`.
+    ``reference(schema, replace)`` gives the reference converter of a (sub-)schema: for the
+    types not inlined, and for the whole value when the generated code does not decide.
     """
     if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
         return None
@@ -82,7 +80,7 @@ def json_to_connect_fast(
     except _Unsupported:
         return None
     gen.emit(1, f"return {out}")
-    return gen.build("json_to_connect")
+    return gen.build("json_to_connect", reference(schema, replace))
 
 
 def _json_node(
@@ -114,27 +112,27 @@ def _json_node(
         gen.emit(ind, "else:")
     else:
         gen.emit(ind, f"if {src} is None:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, "else:")
     ind += 1
     if t in _INT_RANGES:
         low, high = _INT_RANGES[t]
         gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} <= {high}:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t in (Type.FLOAT32, Type.FLOAT64):
         gen.emit(ind, f"if {src}.__class__ is _Decimal or {src}.__class__ is int:")
         gen.emit(ind + 1, f"{out} = float({src})")
         gen.emit(ind, "else:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
     elif t is Type.BOOLEAN or t is Type.STRING:
         gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t is Type.ARRAY:
         assert schema.value_schema is not None
         gen.emit(ind, f"if {src}.__class__ is not list:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = []")
         item = gen.var("i")
         gen.emit(ind, f"for {item} in {src}:")
@@ -142,7 +140,7 @@ def _json_node(
         gen.emit(ind + 1, f"{out}.append({res})")
     elif t is Type.STRUCT:
         gen.emit(ind, f"if {src}.__class__ is not dict:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         get = gen.var("g")
         gen.emit(ind, f"{get} = {src}.get")
         parts = []
@@ -162,8 +160,8 @@ def connect_to_avro_fast(
 ) -> Callable[[Any], Any] | None:
     """A generated Connect -> Avro datum converter for ``schema``, or None when nothing is gained.
 
-    ``reference(schema)`` gives the reference converter of a sub-schema (used for the types not
-    inlined). The function returns the datum or :data:`FAIL`.
+    ``reference(schema)`` gives the reference converter of a (sub-)schema: for the types not
+    inlined, and for the whole value when the generated code does not decide.
     """
     if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
         return None
@@ -173,7 +171,7 @@ def connect_to_avro_fast(
     except _Unsupported:
         return None
     gen.emit(1, f"return {out}")
-    return gen.build("connect_to_avro")
+    return gen.build("connect_to_avro", reference(schema))
 
 
 def _avro_node(
@@ -199,13 +197,13 @@ def _avro_node(
         ind += 1
     elif schema.default is None:
         gen.emit(ind, f"if {src} is None:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
     else:
         gen.emit(ind, f"if {src} is None:")
         gen.emit(ind + 1, f"{src} = {gen.const(schema.default)}")
     if t in _INT_RANGES:
         gen.emit(ind, f"if {src}.__class__ is not int:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t in (Type.FLOAT32, Type.FLOAT64):
         gen.emit(ind, f"if {src}.__class__ is float:")
@@ -213,15 +211,15 @@ def _avro_node(
         gen.emit(ind, f"elif {src}.__class__ is int:")
         gen.emit(ind + 1, f"{out} = float({src})")
         gen.emit(ind, "else:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
     elif t is Type.BOOLEAN or t is Type.STRING:
         gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t is Type.ARRAY:
         assert schema.value_schema is not None
         gen.emit(ind, f"if {src}.__class__ is not list:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = []")
         item = gen.var("i")
         gen.emit(ind, f"for {item} in {src}:")
@@ -229,7 +227,7 @@ def _avro_node(
         gen.emit(ind + 1, f"{out}.append({res})")
     elif t is Type.STRUCT:
         gen.emit(ind, f"if {src}.__class__ is not dict:")
-        gen.emit(ind + 1, "return _FAIL")
+        gen.emit(ind + 1, "return _SLOW(arg)")
         get = gen.var("g")
         gen.emit(ind, f"{get} = {src}.get")
         parts = []

@@ -24,7 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol, runtime_checkable
 
-from s3connect.codegen import FAIL, json_to_connect_fast
+from s3connect.codegen import json_to_connect_fast
 from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 
 __all__ = [
@@ -154,6 +154,7 @@ def _bytes_to_decimal(raw: bytes, scale: int) -> Decimal:
 # json.loads(data, parse_float=Decimal) builds a decoder per call; one shared decoder does the
 # same (bytes are decoded exactly as json.loads decodes them).
 _DECODER = json.JSONDecoder(parse_float=Decimal)
+_SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
 _JSON_WS = b" \t\n\r"
 _ENVELOPE_START = b'{"schema":'
 _PAYLOAD_KEY = ',"payload":'
@@ -411,16 +412,8 @@ def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[
 def _compile_payload(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
     """The payload converter of ``schema``: generated straight-line code for the common case
     (:mod:`s3connect.codegen`), the reference :func:`_compile_json_to_connect` for the rest."""
-    reference = _compile_json_to_connect(schema, replace)
     fast = json_to_connect_fast(schema, replace, _compile_json_to_connect)
-    if fast is None:
-        return reference
-
-    def convert(node: Any) -> Any:
-        out = fast(node)
-        return reference(node) if out is FAIL else out
-
-    return convert
+    return fast if fast is not None else _compile_json_to_connect(schema, replace)
 
 
 def _schemaless(node: Any) -> Any:
@@ -716,14 +709,23 @@ class JsonConverter:
             else:
                 return None
             self._last_prefix, self._last_hit = prefix, cached
-        rest = data[len(prefix) :].rstrip(_JSON_WS)
-        if not rest.endswith(b"}"):
-            return None
+        if data.endswith(b"}"):
+            body = data[len(prefix) : -1]
+        else:
+            body = data[len(prefix) :].rstrip(_JSON_WS)
+            if not body.endswith(b"}"):
+                return None
+            body = body[:-1]
         try:
             # The prefix ends on an ASCII byte and data starts with '{"': json.loads would
-            # decode all of it as UTF-8, so the rest decodes alone the same way.
-            payload = _DECODER.decode(rest[:-1].decode("utf-8", "surrogatepass"))
-        except ValueError:
+            # decode all of it as UTF-8, so the body decodes alone the same way.
+            text = body.decode("utf-8", "surrogatepass")
+            # The decoder's scanner on the bare value: what decode() does for text without
+            # surrounding whitespace; anything else goes to the full path.
+            payload, end = _SCAN(text, 0)
+        except (ValueError, StopIteration):
+            return None
+        if end != len(text):
             return None
         schema, convert = cached
         return convert(payload), schema

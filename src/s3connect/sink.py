@@ -1,7 +1,6 @@
 """The S3 sink as a Spark Structured Streaming query.
 
-    Kafka source ──▶ mapInArrow(pack into Arrow chunks) ──▶ groupBy(topic, partition)
-        ──▶ transformWithStateInPandas(SinkProcessor)
+    Kafka source ──▶ groupBy(topic, partition) ──▶ transformWithStateInPandas(SinkProcessor)
         ──▶ committed-object rows ──▶ foreachBatch: commit log (Delta) + progress
 
 One stateful-processor key is one Kafka topic-partition, so Spark spreads topic-partitions over
@@ -25,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-import pyarrow as pa
 from pyspark.sql.streaming.stateful_processor import (
     ExpiredTimerInfo,
     StatefulProcessor,
@@ -41,7 +39,6 @@ from s3connect.dead_letter_queue import (
     ensure_dlq_topic,
 )
 from s3connect.dead_letters import DeadLetter
-from s3connect.packing import PACKED_SCHEMA, pack_batches, unpack_chunks
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
 from s3connect.queries import await_query
@@ -171,13 +168,18 @@ class SinkProcessor(StatefulProcessor):
         topic, partition = str(key[0]), int(key[1])
         now = timerValues.getCurrentProcessingTimeInMs()
         with _gc_paused():
-            # Rows are packed chunks of raw Kafka records (s3connect.packing), a few per batch.
-            table = unpack_chunks(chunk for frame in rows for chunk in frame["chunk"])
+            frame = pd.concat(list(rows), ignore_index=True)
+            if not frame["offset"].is_monotonic_increasing:
+                frame = frame.sort_values("offset", kind="stable")
             writer = self._writer(topic, partition)
-            committed = writer.write(_raw_records(topic, partition, table), now)
+            committed = writer.write(_raw_records(topic, partition, frame), now)
             committed += writer.on_timer(now)
             self._save(writer, now)
-        yield from _rows(committed, writer.dead_letters)
+            letters = writer.dead_letters
+            # Free the batch's records now, by reference counting, rather than have the next
+            # collection walk them.
+            del frame, writer
+        yield from _rows(committed, letters)
 
     def handleExpiredTimer(
         self, key: Any, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo
@@ -206,16 +208,19 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _raw_records(topic: str, partition: int, table: pa.Table) -> Iterator[RawRecord]:
-    """The records of an unpacked table, in its (offset) order."""
-    headers = table.column("headers")
-    no_headers = headers.null_count == len(headers)
+def _raw_records(topic: str, partition: int, frame: pd.DataFrame) -> Iterator[RawRecord]:
+    """The records of a frame of Kafka rows (see :func:`_processor_input`), in its order."""
+    offsets = frame["offset"]
+    timestamps = frame["timestamp"]
+    headers = frame["headers"]
     for offset, ts, k, v, h in zip(
-        table.column("offset").to_pylist(),
-        table.column("timestamp").to_pylist(),
-        table.column("key").to_pylist(),
-        table.column("value").to_pylist(),
-        itertools.repeat(None) if no_headers else headers.to_pylist(),
+        offsets.tolist() if offsets.dtype.kind == "i" else [int(o) for o in offsets],
+        timestamps.tolist()
+        if timestamps.dtype.kind == "i" and not timestamps.hasnans
+        else [None if pd.isna(t) else int(t) for t in timestamps],
+        frame["key"].tolist(),
+        frame["value"].tolist(),
+        itertools.repeat(None) if headers.isna().all() else headers.tolist(),
         strict=False,
     ):
         yield RawRecord(topic, partition, offset, ts, k, v, () if h is None else _json_headers(h))
@@ -230,13 +235,13 @@ def _json_headers(text: str) -> tuple[tuple[str, bytes | None], ...]:
     )
 
 
-def _packed(source: DataFrame) -> DataFrame:
-    """Raw Kafka rows packed into Arrow chunks, one row per topic-partition and Arrow batch
-    (:mod:`s3connect.packing`). Headers travel as JSON text: Spark's Arrow writer sizes a list
-    column by walking it again for every row (quadratic in the batch)."""
+def _processor_input(source: DataFrame) -> DataFrame:
+    """The Kafka rows as the processor reads them: headers as JSON text. Spark's Arrow writer
+    (feeding the Python processor) re-walks a list column to size the batch after every row,
+    quadratic in the batch; a string column costs nothing when there are no headers."""
     return source.selectExpr(
         "topic", "partition", "offset", "timestamp", "key", "value", "to_json(headers) AS headers"
-    ).mapInArrow(pack_batches, PACKED_SCHEMA)
+    )
 
 
 def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
@@ -356,7 +361,7 @@ def start_sink(
     # and commits due files when records arrive, as Confluent does.
     timers = config.rotate_schedule_interval_ms > 0 and not available_now
     committed = (
-        _packed(kafka_source(spark, config))
+        _processor_input(kafka_source(spark, config))
         .groupBy("topic", "partition")
         .transformWithStateInPandas(
             statefulProcessor=SinkProcessor(config, timers=timers),

@@ -108,7 +108,7 @@ class AvroFormat:
         fastavro.writer(
             plain,
             parsed,
-            (convert(record.value) for record in records),
+            map(convert, [record.value for record in records]),
             codec="null",
             sync_interval=_SYNC_INTERVAL,
             sync_marker=sync,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from s3connect.codegen import FAIL, connect_to_avro_fast
+from s3connect.codegen import connect_to_avro_fast
 from s3connect.converters import (
     date_to_days,
     decimal_scale,
@@ -350,16 +350,8 @@ def compile_to_avro(schema: ConnectSchema) -> Callable[[Any], Any]:
 
     Structs and arrays get generated straight-line code (:mod:`s3connect.codegen`) for the
     common case, falling back to the closures of :func:`_compile_reference` for the rest."""
-    reference = _compile_reference(schema)
     fast = None if _has_union(schema) else connect_to_avro_fast(schema, _compile_reference)
-    if fast is None:
-        return reference
-
-    def convert(value: Any) -> Any:
-        out = fast(value)
-        return reference(value) if out is FAIL else out
-
-    return convert
+    return fast if fast is not None else _compile_reference(schema)
 
 
 def _compile_reference(schema: ConnectSchema) -> Callable[[Any], Any]:

@@ -1,0 +1,148 @@
+"""The sink's fast paths give exactly what the reference conversions give, errors included.
+
+Differential tests over random schemas and (often invalid) values: the JsonConverter (envelope
+prefix cache, generated payload converter) against a plain ``json.loads`` plus the reference
+``_json_to_connect``; the generated Connect -> Avro converter against ``to_avro_value``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from s3connect.converters import (
+    _ENVELOPE_ERROR,
+    JsonConverter,
+    _json_to_connect,
+    parse_json_schema,
+)
+from s3connect.formats.connect_avro import compile_to_avro, to_avro_value
+from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
+
+_PRIMITIVES = ["int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes"]
+_DEFAULTS = {"int32": 7, "string": "dflt", "boolean": True, "double": 1.5}
+
+
+def _schema(rng: random.Random, depth: int = 0) -> dict[str, Any]:
+    r = rng.random()
+    s: dict[str, Any]
+    if depth > 2 or r < 0.5:
+        kind = rng.choice([*_PRIMITIVES, "decimal", "date", "time", "timestamp"])
+        logical = {
+            "decimal": {"type": "bytes", "name": DECIMAL, "parameters": {"scale": "2"}},
+            "date": {"type": "int32", "name": DATE},
+            "time": {"type": "int32", "name": TIME},
+            "timestamp": {"type": "int64", "name": TIMESTAMP},
+        }
+        s = logical.get(kind, {"type": kind})
+        if kind in _DEFAULTS and rng.random() < 0.2:
+            s["default"] = _DEFAULTS[kind]
+    elif r < 0.65:
+        s = {"type": "array", "items": _schema(rng, depth + 1)}
+    elif r < 0.72:
+        keys = rng.choice([{"type": "string"}, {"type": "int32"}])
+        s = {"type": "map", "keys": keys, "values": _schema(rng, depth + 1)}
+    else:
+        fields = [{**_schema(rng, depth + 1), "field": f"f{i}"} for i in range(rng.randint(0, 4))]
+        s = {"type": "struct", "fields": fields}
+    s["optional"] = rng.random() < 0.3
+    return s
+
+
+def _value(rng: random.Random, s: dict[str, Any]) -> Any:
+    if rng.random() < 0.06:
+        return rng.choice([None, "str", 1, 1.5, True, [], {}, 2**70, -1])
+    if s.get("optional") and rng.random() < 0.1:
+        return None
+    t, name = s["type"], s.get("name")
+    if name == DECIMAL:
+        return rng.choice([Decimal("1.5"), 12, "AAE=", Decimal("-0.25")])
+    if name in (DATE, TIME, TIMESTAMP):
+        return rng.randint(0, 86_399_999)
+    if t.startswith("int"):
+        return rng.choice([0, 1, -5, 127, 128, 2**31, -(2**63), 2**63])
+    if t in ("float", "double"):
+        return rng.choice([0, 1, Decimal("0.1"), Decimal("1e400"), Decimal("-2.5E-3"), 10**30])
+    if t == "boolean":
+        return rng.choice([True, False])
+    if t == "string":
+        return rng.choice(["", "a", "é\u2603", "x" * 50])
+    if t == "bytes":
+        return rng.choice(["", "AAE=", "!!"])
+    if t == "array":
+        return [_value(rng, s["items"]) for _ in range(rng.randint(0, 3))]
+    if t == "map":
+        if s["keys"]["type"] == "string":
+            return {f"k{i}": _value(rng, s["values"]) for i in range(rng.randint(0, 2))}
+        return [[i, _value(rng, s["values"])] for i in range(rng.randint(0, 2))]
+    out = {f["field"]: _value(rng, f) for f in s["fields"] if rng.random() < 0.95}
+    if rng.random() < 0.05:
+        out["extra"] = 1
+    return out
+
+
+def _number(d: Decimal) -> Any:
+    return int(d) if d == d.to_integral_value() and "E" not in str(d) else float(str(d))
+
+
+def _reference(data: bytes) -> tuple[Any, Any]:
+    """JsonConverter.to_connect as first written: full parse, envelope check, reference tree."""
+    try:
+        node = json.loads(data, parse_float=Decimal)
+    except ValueError as e:
+        raise ValueError(
+            f"Converting byte[] to Kafka Connect data failed due to serialization error: {e}"
+        ) from e
+    if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
+        raise ValueError(_ENVELOPE_ERROR)
+    schema = parse_json_schema(node["schema"])
+    return _json_to_connect(schema, node["payload"], True), schema
+
+
+def _outcome(f: Any) -> tuple[Any, ...]:
+    try:
+        return ("ok", repr(f()))
+    except Exception as e:
+        return ("error", type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_json_and_avro_fast_paths_match_the_references(seed: int) -> None:
+    rng = random.Random(seed)
+    converted = 0
+    for _ in range(300):
+        schema_json = json.dumps(_schema(rng), separators=(",", ":"))
+        converter = JsonConverter()
+        for _ in range(10):
+            payload = json.dumps(_value(rng, json.loads(schema_json)), default=_number)
+            tail = rng.choice(["}", "}", "} ", "}\n", "", "}}", ',"payload":1}'])
+            data = ('{"schema":' + schema_json + ',"payload":' + payload + tail).encode()
+            got = _outcome(lambda c=converter, d=data: c.to_connect("t", d))
+            assert got == _outcome(lambda d=data: _reference(d)), data
+            if got[0] != "ok":
+                continue
+            converted += 1
+            value, schema = converter.to_connect("t", data)
+            if schema is not None:
+                fast = _outcome(lambda s=schema, v=value: compile_to_avro(s)(v))
+                assert fast == _outcome(lambda s=schema, v=value: to_avro_value(s, v))
+    assert converted > 500
+
+
+def test_envelope_cache_keeps_schema_identity_and_handles_schema_changes() -> None:
+    converter = JsonConverter()
+    a = b'{"schema":{"type":"struct","fields":[{"field":"x","type":"int32"}]},"payload":{"x":1}}'
+    b = b'{"schema":{"type":"struct","fields":[{"field":"y","type":"string"}]},"payload":{"y":"s"}}'
+    va, sa = converter.to_connect("t", a)
+    vb, sb = converter.to_connect("t", b)
+    assert (va, vb) == ({"x": 1}, {"y": "s"})
+    assert converter.to_connect("t", a)[1] is sa
+    assert converter.to_connect("t", b)[1] is sb
+    with pytest.raises(ValueError, match="Invalid JSON STRING for Connect INT32"):
+        converter.to_connect("t", a.replace(b'"x":1', b'"x":"1"'))
+    with pytest.raises(ValueError, match="serialization error"):
+        converter.to_connect("t", a[:-1])
