@@ -146,3 +146,19 @@ def test_envelope_cache_keeps_schema_identity_and_handles_schema_changes() -> No
         converter.to_connect("t", a.replace(b'"x":1', b'"x":"1"'))
     with pytest.raises(ValueError, match="serialization error"):
         converter.to_connect("t", a[:-1])
+
+
+def test_field_names_are_data_never_code() -> None:
+    """Field names come from records: generated code must hold them as literals only."""
+    hostile = ['"); import os #', "a\nb", "__import__('os')", "'", "\\", "x}{y"]
+    schema = {
+        "type": "struct",
+        "fields": [{"field": name, "type": "int32"} for name in hostile],
+    }
+    payload = {name: i for i, name in enumerate(hostile)}
+    value, parsed = JsonConverter(schemas_enable=True).to_connect(
+        "t", json.dumps({"schema": schema, "payload": payload}).encode()
+    )
+    assert value == payload
+    assert parsed is not None
+    assert compile_to_avro(parsed)(value) == payload
