@@ -196,7 +196,6 @@ _NO_EFFECT_KEYS = frozenset(
 # Keys of features that come in a later release: accepted only at Confluent's default value.
 _LATER: Mapping[str, tuple[str | None, str]] = MappingProxyType(
     {
-        "s3.object.tagging.key.value.pairs": ("", "extra object tags"),
         "s3.schema.partition.affix.type": ("none", "schema-name path affixes"),
         "s3.proxy.url": ("", "S3 proxies"),
         "s3.proxy.user": (None, "S3 proxies"),
@@ -289,6 +288,8 @@ class SinkConfig:
     """Base64 of a 256-bit key (secret); used only with ``s3.ssea.name=AES256``."""
     s3_acl_canned: str | None = None
     s3_object_tagging: bool = False
+    s3_object_tagging_extra: tuple[tuple[str, str], ...] = ()
+    """``s3.object.tagging.key.value.pairs``: extra tags, after the offset tags."""
     s3_object_behavior_on_tagging_error: Literal["ignore", "fail"] = "ignore"
     s3_credentials_provider: Literal["default", "assume_role"] = "default"
     sts_role_arn: str | None = None
@@ -461,6 +462,9 @@ class SinkConfig:
                 "s3.ssea.name": self.s3_ssea_name,
                 "s3.sse.kms.key.id": self.s3_sse_kms_key_id,
                 "s3.object.tagging": _bool_text(self.s3_object_tagging),
+                "s3.object.tagging.key.value.pairs": ",".join(
+                    f"{k}:{v}" for k, v in self.s3_object_tagging_extra
+                ),
                 "s3.object.behavior.on.tagging.error": self.s3_object_behavior_on_tagging_error,
                 "s3.credentials.provider.class": CREDENTIALS_PROVIDER_CLASSES[
                     self.s3_credentials_provider
@@ -984,6 +988,31 @@ def _full_match(regex: str, text: str) -> bool:
         return False
 
 
+def _extra_tags(r: _Reader) -> tuple[tuple[str, str], ...]:
+    """``s3.object.tagging.key.value.pairs``: a list of ``key:value`` (Confluent's LIST type),
+    within S3's tag limits (10 tags an object, 3 of them the offset tags; key <= 128 and value
+    <= 256 characters)."""
+    key = "s3.object.tagging.key.value.pairs"
+    text = r.optional(key)
+    if text is None:
+        return ()
+    pairs: list[tuple[str, str]] = []
+    for item in (part.strip() for part in text.split(",")):
+        name, sep, value = item.partition(":")
+        name, value = name.strip(), value.strip()
+        if not sep or not name or len(name) > 128 or len(value) > 256:
+            r.invalid(key, text, f"{item!r} is not key:value (key 1..128, value 0..256 chars)")
+            return ()
+        if name in ("startOffset", "endOffset", "recordCount") or name in dict(pairs):
+            r.invalid(key, text, f"tag {name!r} is given twice (or is an offset tag)")
+            return ()
+        pairs.append((name, value))
+    if len(pairs) > 7:
+        r.invalid(key, text, "at most 7 extra tags (S3 allows 10 an object, 3 are offset tags)")
+        return ()
+    return tuple(pairs)
+
+
 def _parse_trigger(value: str) -> tuple[str, int | None] | None:
     text = value.strip()
     if text.lower() in ("availablenow", "available_now", "available-now"):
@@ -1119,6 +1148,7 @@ def _read_s3_security(r: _Reader, kw: dict[str, Any]) -> None:
         r.invalid("s3.acl.canned", acl, "must be one of " + ", ".join(CANNED_ACLS))
     kw["s3_acl_canned"] = acl
     kw["s3_object_tagging"] = r.boolean("s3.object.tagging", False)
+    kw["s3_object_tagging_extra"] = _extra_tags(r)
     kw["s3_object_behavior_on_tagging_error"] = r.choice(
         "s3.object.behavior.on.tagging.error", "ignore", ("ignore", "fail")
     )

@@ -143,6 +143,7 @@ def build_storage(config: SinkConfig) -> Storage:
             sse_customer_key=config.s3_sse_customer_key,
             acl=config.s3_acl_canned,
             object_tagging=config.s3_object_tagging,
+            extra_tags=config.s3_object_tagging_extra,
             fail_on_tagging_error=config.s3_object_behavior_on_tagging_error == "fail",
             assume_role=_assume_role(config),
         )

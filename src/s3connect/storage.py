@@ -86,6 +86,7 @@ class S3Settings:
     sse_customer_key: str | None = None  # s3.sse.customer.key: base64, with AES256 (SSE-C)
     acl: str | None = None  # s3.acl.canned
     object_tagging: bool = False  # s3.object.tagging
+    extra_tags: tuple[tuple[str, str], ...] = ()  # s3.object.tagging.key.value.pairs
     fail_on_tagging_error: bool = False  # s3.object.behavior.on.tagging.error=fail
     assume_role: AssumeRole | None = None  # s3.credentials.provider.class
 
@@ -279,7 +280,7 @@ class S3Storage:
     def _tag(self, key: str, tags: Mapping[str, str]) -> None:
         """``TopicPartitionWriter.tagFile``: ``PutObjectTagging`` on the committed object."""
         s = self.settings
-        tag_set = [{"Key": k, "Value": v} for k, v in tags.items()]
+        tag_set = [{"Key": k, "Value": v} for k, v in (*tags.items(), *s.extra_tags)]
         try:
             _retrying(
                 s,

@@ -189,6 +189,22 @@ def test_object_tagging_start_end_count(
         assert len(tag_set) == 3
 
 
+def test_extra_object_tags_follow_the_offset_tags(
+    spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
+) -> None:
+    topic = make_topic("tagx")
+    produce(producer, topic, json_values({"i": i} for i in range(3)))
+    run(spark, sink_keys(topic, bucket, tmp_path, **{
+        "s3.object.tagging": "true",
+        "s3.object.tagging.key.value.pairs": "team:data,env:test",
+    }))  # fmt: skip
+    (key,) = keys_of(s3, bucket)
+    tag_set = s3.get_object_tagging(Bucket=bucket, Key=key)["TagSet"]
+    assert {t["Key"]: t["Value"] for t in tag_set} == {
+        "startOffset": "0", "endOffset": "2", "recordCount": "3", "team": "data", "env": "test",
+    }  # fmt: skip
+
+
 def test_object_tagging_only_the_value_file_with_keys_files(
     spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
 ) -> None:

@@ -551,7 +551,6 @@ def test_unknown_keys_listed() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("s3.object.tagging.key.value.pairs", "k1:v1"),
         (
             "s3.credentials.provider.class",
             "com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
@@ -986,3 +985,28 @@ def test_dlq_topic_matching_topics_regex_is_refused() -> None:
         drop=("topics",),
     )
     assert "may not be one of the topics this sink consumes" in text
+
+
+def test_extra_object_tags() -> None:
+    c = with_keys(
+        {"s3.object.tagging": "true", "s3.object.tagging.key.value.pairs": "a:1, b : x:y"}
+    )
+    assert c.s3_object_tagging_extra == (("a", "1"), ("b", "x:y"))
+    assert c.describe()["s3.object.tagging.key.value.pairs"] == "a:1,b:x:y"
+    assert build().s3_object_tagging_extra == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("novalue", "'novalue' is not key:value"),
+        (":v", "':v' is not key:value"),
+        ("a:1,a:2", "tag 'a' is given twice"),
+        ("startOffset:9", "tag 'startOffset' is given twice (or is an offset tag)"),
+        (",".join(f"k{i}:v" for i in range(8)), "at most 7 extra tags"),
+    ],
+)
+def test_extra_object_tags_invalid(value: str, expected: str) -> None:
+    text = problems({"s3.object.tagging.key.value.pairs": value})
+    assert f"s3.object.tagging.key.value.pairs={value} is invalid" in text
+    assert expected in text
