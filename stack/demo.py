@@ -38,8 +38,11 @@ def main() -> int:
 
     step(f"Kafka: topic {TOPIC!r} with 3 partitions on {KAFKA}")
     admin = AdminClient({"bootstrap.servers": KAFKA})
-    if TOPIC in admin.list_topics(timeout=10).topics:
-        admin.delete_topics([TOPIC])[TOPIC].result()
+    # Start clean: the broker keeps its data between `make up`s, so drop both topics.
+    stale = [t for t in (TOPIC, f"copy_of_{TOPIC}") if t in admin.list_topics(timeout=10).topics]
+    if stale:
+        for future in admin.delete_topics(stale).values():
+            future.result()
         time.sleep(1)
     admin.create_topics([NewTopic(TOPIC, 3, 1)])[TOPIC].result()
 
@@ -57,6 +60,9 @@ def main() -> int:
     )  # fmt: skip
     if BUCKET not in [b["Name"] for b in s3.list_buckets()["Buckets"]]:
         s3.create_bucket(Bucket=BUCKET)
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=BUCKET):
+        for obj in page.get("Contents", []):
+            s3.delete_object(Bucket=BUCKET, Key=obj["Key"])
 
     step("running notebooks/s3_sink.py as a job would (widget values as parameters)")
     config = {
