@@ -7,6 +7,7 @@ never skip.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import uuid
@@ -67,6 +68,17 @@ def make_topic(kafka_admin: AdminClient) -> Iterator[Callable[..., str]]:
     yield make
     if created:
         for future in kafka_admin.delete_topics(created).values():
+            future.result(timeout=30)
+
+
+@pytest.fixture
+def dlq_topic(kafka_admin: AdminClient) -> Iterator[str]:
+    """A fresh dead letter queue topic name for the sink to create; deleted after the test."""
+    name = f"dlq-{uuid.uuid4().hex[:8]}"
+    yield name
+    for future in kafka_admin.delete_topics([name]).values():
+        # A test that failed early never created it.
+        with contextlib.suppress(Exception):
             future.result(timeout=30)
 
 

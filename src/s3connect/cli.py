@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from s3connect.errors import ConfigError
 
@@ -31,47 +32,46 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _source(args: argparse.Namespace) -> int:
+def _load(kind: Any, args: argparse.Namespace) -> Any:
+    """The validated config of ``kind`` (SinkConfig or SourceConfig), printed; None if invalid."""
     from s3connect.config import load_config_file
-    from s3connect.errors import DestinationError, SourceObjectError
-    from s3connect.source_config import SourceConfig
 
     try:
-        config = SourceConfig.from_mapping(load_config_file(args.config), overrides=args.set)
+        config = kind.from_mapping(load_config_file(args.config), overrides=args.set)
     except ConfigError as exc:
         print(f"s3connect: invalid config: {exc}", file=sys.stderr)
-        return 2
-    from s3connect.source import run_source
-
+        return None
     print("effective config:")
     for key, value in sorted(config.describe().items()):
         print(f"  {key} = {value}")
-    try:
-        run_source(config, once=args.once or None)
-    except (DestinationError, SourceObjectError) as exc:
-        print(f"s3connect: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return config
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = _parser().parse_args(argv)
+    once = args.once or None
     if args.command == "source":
-        return _source(args)
-    from s3connect.config import SinkConfig, load_config_file
+        from s3connect.errors import DestinationError, SourceObjectError
+        from s3connect.source import run_source
+        from s3connect.source_config import SourceConfig
 
-    try:
-        config = SinkConfig.from_mapping(load_config_file(args.config), overrides=args.set)
-    except ConfigError as exc:
-        print(f"s3connect: invalid config: {exc}", file=sys.stderr)
-        return 2
+        source = _load(SourceConfig, args)
+        if source is None:
+            return 2
+        try:
+            run_source(source, once=once)
+        except (DestinationError, SourceObjectError) as exc:
+            print(f"s3connect: {exc}", file=sys.stderr)
+            return 1
+        return 0
+    from s3connect.config import SinkConfig
     from s3connect.sink import run_sink
 
-    print("effective config:")
-    for key, value in sorted(config.describe().items()):
-        print(f"  {key} = {value}")
-    run_sink(config, once=args.once or None)
+    sink = _load(SinkConfig, args)
+    if sink is None:
+        return 2
+    run_sink(sink, once=once)
     return 0
 
 

@@ -23,12 +23,12 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from confluent_kafka import KafkaException, Producer
-from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+from confluent_kafka import Producer
+from confluent_kafka.admin import NewTopic  # type: ignore[attr-defined]
 
 from s3connect.config import SinkConfig
 from s3connect.dead_letters import DeadLetter, context_headers
-from s3connect.destinations import client_props
+from s3connect.destinations import admin_client, client_props, create_topics, topic_metadata
 from s3connect.errors import DestinationError
 
 if TYPE_CHECKING:
@@ -122,25 +122,16 @@ def ensure_dlq_topic(config: SinkConfig) -> None:
     """
     if config.dlq_topic is None:
         return
-    admin = AdminClient(client_props(config.kafka_bootstrap_servers, config.kafka_options))
-    try:
-        metadata = admin.list_topics(timeout=_TIMEOUT_S)
-    except KafkaException as exc:
-        raise DestinationError(f"cannot list Kafka topics: {exc}") from None
-    found = metadata.topics.get(config.dlq_topic)
+    admin = admin_client(config.kafka_bootstrap_servers, config.kafka_options)
+    found = topic_metadata(admin).get(config.dlq_topic)
     if found is not None and found.error is None:
         return
-    new = NewTopic(config.dlq_topic, 1, config.dlq_replication_factor)
-    for name, future in admin.create_topics([new], request_timeout=_TIMEOUT_S).items():
-        try:
-            future.result(timeout=_TIMEOUT_S)
-        except KafkaException as exc:
-            if "TOPIC_ALREADY_EXISTS" not in str(exc):
-                raise DestinationError(
-                    f"cannot create the dead letter queue topic {name!r} "
-                    f"(errors.deadletterqueue.topic.replication.factor="
-                    f"{config.dlq_replication_factor}): {exc}"
-                ) from None
+    create_topics(
+        admin,
+        [NewTopic(config.dlq_topic, 1, config.dlq_replication_factor)],
+        "the dead letter queue topic (errors.deadletterqueue.topic.replication.factor="
+        f"{config.dlq_replication_factor})",
+    )
 
 
 def _shown(data: bytes | None) -> str:

@@ -8,6 +8,7 @@ many partitions unless ``topic.creation.enable=false``; a topic with fewer parti
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
@@ -15,7 +16,13 @@ from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-def
 from s3connect.errors import DestinationError
 from s3connect.source_config import SourceConfig
 
-__all__ = ["client_props", "ensure_destinations"]
+__all__ = [
+    "admin_client",
+    "client_props",
+    "create_topics",
+    "ensure_destinations",
+    "topic_metadata",
+]
 
 _TIMEOUT_S = 30.0
 # Admin-client settings among the producer properties (security, client id); the rest are
@@ -40,8 +47,35 @@ def client_props(
     return props
 
 
-def _admin(config: SourceConfig) -> AdminClient:
-    return AdminClient(client_props(config.kafka_bootstrap_servers, config.kafka_options))
+def admin_client(bootstrap_servers: str, options: Mapping[str, str]) -> AdminClient:
+    """A confluent-kafka admin client with :func:`client_props`."""
+    return AdminClient(client_props(bootstrap_servers, options))
+
+
+def topic_metadata(admin: AdminClient) -> dict[str, Any]:
+    """The cluster's topics (name -> metadata).
+
+    Raises:
+        DestinationError: the topics cannot be listed.
+    """
+    try:
+        return dict(admin.list_topics(timeout=_TIMEOUT_S).topics)
+    except KafkaException as exc:
+        raise DestinationError(f"cannot list Kafka topics: {exc}") from None
+
+
+def create_topics(admin: AdminClient, new: list[NewTopic], what: str = "topic") -> None:
+    """Create ``new`` topics; one that already exists (a concurrent creator) is fine.
+
+    Raises:
+        DestinationError: a creation failed; ``what`` names the topic's role in the message.
+    """
+    for name, future in admin.create_topics(new, request_timeout=_TIMEOUT_S).items():
+        try:
+            future.result(timeout=_TIMEOUT_S)
+        except KafkaException as exc:
+            if "TOPIC_ALREADY_EXISTS" not in str(exc):
+                raise DestinationError(f"cannot create {what} {name!r}: {exc}") from None
 
 
 def ensure_destinations(
@@ -59,15 +93,12 @@ def ensure_destinations(
     """
     if not needed:
         return {}
-    admin = _admin(config)
-    try:
-        metadata = admin.list_topics(timeout=_TIMEOUT_S)
-    except KafkaException as exc:
-        raise DestinationError(f"cannot list Kafka topics: {exc}") from None
+    admin = admin_client(config.kafka_bootstrap_servers, config.kafka_options)
+    topics = topic_metadata(admin)
     counts: dict[str, int] = {}
     missing: list[str] = []
     for dest, (source, partitions) in sorted(needed.items()):
-        topic = metadata.topics.get(dest)
+        topic = topics.get(dest)
         if topic is None or topic.error is not None:
             missing.append(dest)
             continue
@@ -85,12 +116,8 @@ def ensure_destinations(
             f"destination topics missing and topic.creation.enable=false: create {names}"
         )
     if missing:
-        new = [NewTopic(d, needed[d][1], config.topic_replication_factor) for d in missing]
-        for dest, future in admin.create_topics(new, request_timeout=_TIMEOUT_S).items():
-            try:
-                future.result(timeout=_TIMEOUT_S)
-            except KafkaException as exc:
-                if "TOPIC_ALREADY_EXISTS" not in str(exc):
-                    raise DestinationError(f"cannot create topic {dest!r}: {exc}") from None
-            counts[dest] = needed[dest][1]
+        create_topics(
+            admin, [NewTopic(d, needed[d][1], config.topic_replication_factor) for d in missing]
+        )
+        counts.update({d: needed[d][1] for d in missing})
     return counts

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
-from s3connect.config import SinkConfig, load_config_file, parse_config_text
+from s3connect.config import SinkConfig
 from s3connect.widgets import (
     FROM_CONFIG,
     Widgets,
     WidgetSpec,
     declare_widgets,
+    whole_config,
     widget_overrides,
 )
 
@@ -111,21 +111,12 @@ def declare_sink_widgets(widgets: Widgets) -> None:
     declare_widgets(widgets, SINK_WIDGETS)
 
 
-def _whole_config(text: str) -> dict[str, str]:
-    text = text.strip()
-    if not text:
-        return {}
-    if not text.startswith("{") and Path(text).is_file():
-        return load_config_file(text)
-    return parse_config_text(text, "json")
-
-
 def sink_config_from_widgets(
     widgets: Widgets, secrets: Mapping[str, str] | None = None
 ) -> SinkConfig:
     """The effective sink config: the whole-config widget, overridden by non-empty widgets,
     plus credentials from :func:`s3connect.secrets.connector_secrets` (never from widgets)."""
-    base = _whole_config(widgets.get("connector.config"))
+    base = whole_config(widgets.get("connector.config"))
     overrides = widget_overrides(widgets, SINK_WIDGETS, skip="connector.config")
     return SinkConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 
-from s3connect.notebook import _whole_config
 from s3connect.source_config import SourceConfig
 from s3connect.widgets import (
     FROM_CONFIG,
     Widgets,
     WidgetSpec,
     declare_widgets,
+    whole_config,
     widget_overrides,
 )
 
@@ -69,7 +69,7 @@ def source_config_from_widgets(
 ) -> SourceConfig:
     """The effective source config: the whole-config widget, overridden by non-empty widgets,
     plus credentials from :func:`s3connect.secrets.connector_secrets` (never from widgets)."""
-    base = _whole_config(widgets.get("connector.config"))
+    base = whole_config(widgets.get("connector.config"))
     overrides = widget_overrides(widgets, SOURCE_WIDGETS, skip="connector.config")
     return SourceConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
 

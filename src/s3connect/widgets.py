@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "Widgets",
     "declare_widgets",
     "notebook_widgets",
+    "whole_config",
     "widget_overrides",
 ]
 
@@ -105,3 +107,16 @@ def widget_overrides(widgets: Widgets, spec: Sequence[WidgetSpec], skip: str) ->
         if name != skip and value.strip() and value != FROM_CONFIG:
             out[name] = value
     return out
+
+
+def whole_config(text: str) -> dict[str, str]:
+    """The whole-config widget ``connector.config``: JSON text, or locally a path to a
+    ``.json``/``.properties`` file; blank is an empty config."""
+    from s3connect.config import load_config_file, parse_config_text
+
+    text = text.strip()
+    if not text:
+        return {}
+    if not text.startswith("{") and Path(text).is_file():
+        return load_config_file(text)
+    return parse_config_text(text, "json")

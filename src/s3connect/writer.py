@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal, Protocol
 
 from s3connect.dead_letters import DeadLetter
-from s3connect.errors import RecordError, SchemaProjectionError
+from s3connect.errors import RecordError
 from s3connect.formats.views import header_texts
 from s3connect.projection import project_record
 from s3connect.records import Header, SinkRecord
@@ -197,35 +197,17 @@ class TopicPartitionWriter:
         committed: list[CommittedObject] = []
         for raw in records:
             try:
-                placed = self._place(raw, now_ms)
+                admitted = self._admit(raw, now_ms)
             except RecordError as error:
                 if not ctx.tolerate_errors:
                     raise
-                # A dead letter never reaches the rotator: it neither counts toward flush.size
-                # nor changes the names of the files around it.
+                # A dead letter never joins a file: it neither counts toward flush.size nor
+                # changes the names of the files around it (nothing was committed for it).
                 self.dead_letters.append(DeadLetter.of(raw, error))
                 continue
-            if placed is None:
+            if admitted is None:
                 continue
-            record, encoded, timestamp = placed
-            self._projecting = record
-            try:
-                commits = self._rotator.offer(
-                    raw.offset,
-                    encoded,
-                    timestamp=timestamp,
-                    schema_key=ctx.schema_key(record),
-                    schema=record.value_schema,
-                    now_ms=now_ms,
-                    project=self._project,
-                )
-            except SchemaProjectionError as error:
-                # As Confluent's write(): the record is rejected, nothing was committed for it.
-                if not ctx.tolerate_errors:
-                    raise
-                self.dead_letters.append(DeadLetter.of(raw, error))
-                continue
-            record = self._projecting
+            record, encoded, commits = admitted
             for commit in commits:
                 if commit.before_record:
                     committed += self._flush(commit)
@@ -236,6 +218,30 @@ class TopicPartitionWriter:
                 if not commit.before_record:
                     committed += self._flush(commit)
         return committed
+
+    def _admit(self, raw: RawRecord, now_ms: int) -> tuple[SinkRecord, str, list[Commit]] | None:
+        """Place ``raw`` and offer it to the rotator; returns the record (projected onto its
+        file's schema), its encoded partition and the commits; None: skip it.
+
+        Raises:
+            RecordError: The record cannot be converted, partitioned, projected or written;
+                the rotator rejects it before appending it, as Confluent's ``write()``.
+        """
+        placed = self._place(raw, now_ms)
+        if placed is None:
+            return None
+        record, encoded, timestamp = placed
+        self._projecting = record
+        commits = self._rotator.offer(
+            raw.offset,
+            encoded,
+            timestamp=timestamp,
+            schema_key=self._ctx.schema_key(record),
+            schema=record.value_schema,
+            now_ms=now_ms,
+            project=self._project,
+        )
+        return self._projecting, encoded, commits
 
     def _project(self, target: ConnectSchema) -> None:
         """The rotator keeps the record in a file of another (compatible) schema: project it

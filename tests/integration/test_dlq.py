@@ -6,10 +6,7 @@ dead letter queue; dead letters never count toward flush.size nor move file name
 
 from __future__ import annotations
 
-import contextlib
 import json
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +23,6 @@ HEADER = ("origin", b"test")
 FIELD = "io.confluent.connect.storage.partitioner.FieldPartitioner"
 JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
 SINK_TASK = "io.confluent.connect.s3.S3SinkTask"
-
-
-@pytest.fixture
-def dlq_topic(kafka_admin: AdminClient) -> Iterator[str]:
-    """A DLQ topic name the sink creates; deleted after the test."""
-    name = f"dlq-{uuid.uuid4().hex[:8]}"
-    yield name
-    for future in kafka_admin.delete_topics([name]).values():
-        # A test that failed early never created it.
-        with contextlib.suppress(Exception):
-            future.result(timeout=30)
 
 
 def _produce(producer: Producer, topic: str, values: list[bytes | None]) -> None:

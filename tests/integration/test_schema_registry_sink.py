@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -25,7 +24,6 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from confluent_kafka import Producer
-from confluent_kafka.admin import AdminClient
 from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
 from confluent_kafka.schema_registry.avro import AvroSerializer
 from confluent_kafka.schema_registry.error import SchemaRegistryError
@@ -194,15 +192,6 @@ def subjects(schema_registry: SchemaRegistryClient) -> Iterator[Callable[[str], 
         with contextlib.suppress(SchemaRegistryError):
             schema_registry.delete_subject(subject)
             schema_registry.delete_subject(subject, permanent=True)
-
-
-@pytest.fixture
-def dlq_topic(kafka_admin: AdminClient) -> Iterator[str]:
-    name = f"dlq-{uuid.uuid4().hex[:8]}"
-    yield name
-    for future in kafka_admin.delete_topics([name]).values():
-        with contextlib.suppress(Exception):
-            future.result(timeout=30)
 
 
 def _registry_keys(

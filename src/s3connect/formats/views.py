@@ -23,6 +23,7 @@ What each view holds, as Confluent's views make it:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, BinaryIO, Literal, Protocol
 
@@ -118,17 +119,7 @@ def headers_view(record: SinkRecord, envelop: bool) -> SinkRecord:
 
 
 def _with_value(record: SinkRecord, schema: ConnectSchema | None, value: Any) -> SinkRecord:
-    return SinkRecord(
-        topic=record.topic,
-        partition=record.partition,
-        offset=record.offset,
-        timestamp=record.timestamp,
-        key=record.key,
-        value=value,
-        key_schema=record.key_schema,
-        value_schema=schema,
-        headers=record.headers,
-    )
+    return dataclasses.replace(record, value=value, value_schema=schema)
 
 
 class ViewFormat:
