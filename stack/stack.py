@@ -59,12 +59,25 @@ class Service:
         return self.home / f"{self.name}.log"
 
     def pid(self) -> int | None:
+        """The service's process, if it still runs: the pid file holds the pid and its start
+        time, so a pid reused by another process after a reboot is not taken for ours."""
         try:
-            pid = int(self.pidfile.read_text())
-            os.kill(pid, 0)
-        except (FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
+            pid_text, started = self.pidfile.read_text().split()
+            pid = int(pid_text)
+            if _start_time(pid) != started:
+                return None
+        except (FileNotFoundError, ValueError):
             return None
         return pid
+
+
+def _start_time(pid: int) -> str | None:
+    """A live process's start time (clock ticks since boot, /proc/<pid>/stat field 22)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return None
+    return None if fields[0] == "Z" else fields[19]
 
 
 KAFKA = Service("kafka", int(os.environ.get("KAFKA_PORT", "9092")))
@@ -134,7 +147,7 @@ def _start(service: Service, cmd: list[str]) -> None:
             cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             cwd=service.home, start_new_session=True,
         )  # fmt: skip
-    service.pidfile.write_text(str(proc.pid))
+    service.pidfile.write_text(f"{proc.pid} {_start_time(proc.pid)}")
 
 
 def _check_port_free(service: Service) -> None:
