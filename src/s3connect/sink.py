@@ -19,11 +19,15 @@ import hashlib
 import itertools
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql.streaming.stateful_processor import (
     ExpiredTimerInfo,
     StatefulProcessor,
@@ -39,6 +43,7 @@ from s3connect.dead_letter_queue import (
     ensure_dlq_topic,
 )
 from s3connect.dead_letters import DeadLetter
+from s3connect.partition_state import PartitionStateStore, local_state_root
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
 from s3connect.queries import await_query
@@ -74,6 +79,13 @@ OUTPUT_SCHEMA = (
     + ", "
     + ", ".join(f"{name} {kind}" for name, kind in DEAD_LETTER_COLUMNS.items())
 )
+
+
+def _output_fields(ddl: str) -> list[tuple[str, str]]:
+    """(name, type) pairs of a flat DDL schema (types without commas)."""
+    return [tuple(part.strip().split(" ", 1)) for part in ddl.split(",")]  # type: ignore[misc]
+
+
 _INT_COLUMNS = {
     "partition": "int32",
     "start_offset": "int64",
@@ -195,6 +207,146 @@ class SinkProcessor(StatefulProcessor):
         pass
 
 
+_ARROW_TYPES = {
+    "STRING": pa.string(),
+    "INT": pa.int32(),
+    "LONG": pa.int64(),
+    "BINARY": pa.binary(),
+    "ARRAY<STRING>": pa.list_(pa.string()),
+    "ARRAY<BINARY>": pa.list_(pa.binary()),
+}
+OUTPUT_ARROW_SCHEMA = pa.schema(
+    [(name, _ARROW_TYPES[kind.upper()]) for name, kind in _output_fields(OUTPUT_SCHEMA)]
+)
+
+
+def _output_batch(objects: list[CommittedObject], letters: list[DeadLetter]) -> pa.RecordBatch:
+    rows: list[dict[str, Any]] = [
+        {
+            "kind": "object",
+            "object_key": o.key,
+            "topic": o.topic,
+            "partition": o.partition,
+            "encoded_partition": o.encoded_partition,
+            "start_offset": o.start_offset,
+            "end_offset": o.end_offset,
+            "record_count": o.record_count,
+            "bytes": o.bytes,
+        }
+        for o in objects
+    ]
+    rows += [{"kind": "dead_letter", **dead_letter_row(d)} for d in letters]
+    return pa.RecordBatch.from_pylist(rows, schema=OUTPUT_ARROW_SCHEMA)
+
+
+class PartitionTask:
+    """Writes, in the Spark task that reads them, the records of each topic-partition of one
+    micro-batch (``DataFrame.mapInArrow`` over the Kafka rows: no shuffle). The rotator state
+    and open records carry over between micro-batches in :class:`PartitionStateStore` files in
+    the checkpoint, keyed by offset."""
+
+    def __init__(self, config: SinkConfig, state_root: str, now_ms: int) -> None:
+        self._config = config
+        self._state_root = state_root
+        self._now_ms = now_ms
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        ctx = build_writer_context(self._config)
+        store = PartitionStateStore(Path(self._state_root))
+        done: set[tuple[str, int]] = set()
+        current: _OpenPartition | None = None
+        with _gc_paused():
+            for batch in batches:
+                for (topic, partition), rows in _partition_runs(batch):
+                    if current is None or (topic, partition) != current.key:
+                        if current is not None:
+                            yield current.finish(store, self._now_ms)
+                        if (topic, partition) in done:
+                            raise RuntimeError(
+                                f"{topic}-{partition}: records of one topic-partition reached a "
+                                "task out of order"
+                            )
+                        done.add((topic, partition))
+                        current = _OpenPartition.start(ctx, store, topic, partition, rows)
+                    current.write(rows, self._now_ms)
+            if current is not None:
+                yield current.finish(store, self._now_ms)
+
+
+@dataclass
+class _OpenPartition:
+    key: tuple[str, int]
+    writer: TopicPartitionWriter
+    loaded: int | None
+    last_offset: int = -1
+    committed: list[CommittedObject] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls,
+        ctx: WriterContext,
+        store: PartitionStateStore,
+        topic: str,
+        partition: int,
+        rows: pa.RecordBatch,
+    ) -> _OpenPartition:
+        saved = store.load(topic, partition, rows.column("offset")[0].as_py())
+        pending = saved.pending if saved else None
+
+        def load() -> list[Any]:
+            return decode_pending(topic, partition, pending) if pending else []
+
+        writer = TopicPartitionWriter(ctx, topic, partition, saved.rotator if saved else None, load)
+        return cls((topic, partition), writer, saved.next_offset if saved else None)
+
+    def write(self, rows: pa.RecordBatch, now_ms: int) -> None:
+        headers = rows.column("headers")
+        offsets = rows.column("offset").to_pylist()
+        self.committed += self.writer.write(
+            _records(
+                *self.key,
+                offsets,
+                rows.column("timestamp").to_pylist(),
+                rows.column("key").to_pylist(),
+                rows.column("value").to_pylist(),
+                None if headers.null_count == len(headers) else headers.to_pylist(),
+            ),
+            now_ms,
+        )
+        self.last_offset = offsets[-1]
+
+    def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
+        writer = self.writer
+        self.committed += writer.on_timer(now_ms)
+        state, pending = writer.snapshot()
+        store.save(
+            *self.key,
+            self.last_offset + 1,
+            state,
+            encode_pending(pending) if pending else None,
+            loaded=self.loaded,
+        )
+        return _output_batch(self.committed, writer.dead_letters)
+
+
+def _partition_runs(batch: pa.RecordBatch) -> Iterator[tuple[tuple[str, int], pa.RecordBatch]]:
+    """Slices of ``batch`` holding one topic-partition each, in order (one slice, as a rule:
+    a Spark Kafka task reads one topic-partition)."""
+    if batch.num_rows == 0:
+        return
+    topics = batch.column("topic")
+    partitions = batch.column("partition")
+    if len(pc.unique(topics)) == 1 and len(pc.unique(partitions)) == 1:
+        yield (topics[0].as_py(), partitions[0].as_py()), batch
+        return
+    keys = list(zip(topics.to_pylist(), partitions.to_pylist(), strict=True))
+    start = 0
+    for i in range(1, len(keys) + 1):
+        if i == len(keys) or keys[i] != keys[start]:
+            yield keys[start], batch.slice(start, i - start)
+            start = i
+
+
 @contextlib.contextmanager
 def _gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a batch is handled: its records (acyclic, freed by
@@ -213,14 +365,34 @@ def _raw_records(topic: str, partition: int, frame: pd.DataFrame) -> Iterator[Ra
     offsets = frame["offset"]
     timestamps = frame["timestamp"]
     headers = frame["headers"]
-    for offset, ts, k, v, h in zip(
+    return _records(
+        topic,
+        partition,
         offsets.tolist() if offsets.dtype.kind == "i" else [int(o) for o in offsets],
         timestamps.tolist()
         if timestamps.dtype.kind == "i" and not timestamps.hasnans
         else [None if pd.isna(t) else int(t) for t in timestamps],
         frame["key"].tolist(),
         frame["value"].tolist(),
-        itertools.repeat(None) if headers.isna().all() else headers.tolist(),
+        None if headers.isna().all() else headers.tolist(),
+    )
+
+
+def _records(
+    topic: str,
+    partition: int,
+    offsets: list[int],
+    timestamps: list[int | None],
+    keys: list[bytes | None],
+    values: list[bytes | None],
+    headers: list[str | None] | None,
+) -> Iterator[RawRecord]:
+    for offset, ts, k, v, h in zip(
+        offsets,
+        timestamps,
+        keys,
+        values,
+        itertools.repeat(None) if headers is None else headers,
         strict=False,
     ):
         yield RawRecord(topic, partition, offset, ts, k, v, () if h is None else _json_headers(h))
@@ -302,16 +474,21 @@ def _app_id(config: SinkConfig) -> str:
     return "s3connect-sink-" + hashlib.sha256(config.checkpoint_location.encode()).hexdigest()[:16]
 
 
-def _commit_log_writer(
-    config: SinkConfig, summary: SinkSummary, log: Callable[[str], None]
+def _batch_handler(
+    config: SinkConfig,
+    summary: SinkSummary,
+    log: Callable[[str], None],
+    output: Callable[[DataFrame], DataFrame],
 ) -> Callable[[DataFrame, int], None]:
+    """The foreachBatch function: runs ``output`` (the writers' committed objects and dead
+    letters) on the micro-batch, then handles dead letters, the commit log and progress."""
     dlq = DeadLetterQueue(config, log)
 
-    def write(batch: DataFrame, batch_id: int) -> None:
-        # One action only: evaluating the batch twice would run the writers twice.
-        output = [r.asDict() for r in batch.collect()]
-        rows = [{k: r[k] for k in COMMIT_COLUMNS} for r in output if r["kind"] == "object"]
-        letters = [r for r in output if r["kind"] == "dead_letter"]
+    def handle(batch: DataFrame, batch_id: int) -> None:
+        # One action only: evaluating the output twice would run the writers twice.
+        rows_out = [r.asDict() for r in output(batch).collect()]
+        rows = [{k: r[k] for k in COMMIT_COLUMNS} for r in rows_out if r["kind"] == "object"]
+        letters = [r for r in rows_out if r["kind"] == "dead_letter"]
         summary.batches += 1
         summary.objects += rows
         # Dead letters first: a failure there fails the batch before the commit log says done.
@@ -330,7 +507,17 @@ def _commit_log_writer(
                 f"batch {batch_id}: committed {len(rows)} objects, {n_rec} records, {n_bytes} bytes"
             )
 
-    return write
+    return handle
+
+
+def _written_in_task(config: SinkConfig, state_root: Path) -> Callable[[DataFrame], DataFrame]:
+    """The shuffle-free output: each Kafka topic-partition written by the task reading it."""
+
+    def output(batch: DataFrame) -> DataFrame:
+        task = PartitionTask(config, str(state_root), int(time.time() * 1000))
+        return _processor_input(batch).mapInArrow(task, OUTPUT_SCHEMA)
+
+    return output
 
 
 @dataclass
@@ -360,20 +547,29 @@ def start_sink(
     # every trigger even without data, so an availableNow run would never end: it gets none
     # and commits due files when records arrive, as Confluent does.
     timers = config.rotate_schedule_interval_ms > 0 and not available_now
-    committed = (
-        _processor_input(kafka_source(spark, config))
-        .groupBy("topic", "partition")
-        .transformWithStateInPandas(
-            statefulProcessor=SinkProcessor(config, timers=timers),
-            outputStructType=OUTPUT_SCHEMA,
-            outputMode="Append",
-            timeMode="ProcessingTime" if timers else "None",
+    state_root = local_state_root(config.checkpoint_location)
+    source = kafka_source(spark, config)
+    if timers or state_root is None:
+        # Timers need Spark's stateful operator, and so does a checkpoint the tasks cannot
+        # reach as files: a shuffle by topic-partition into transformWithStateInPandas.
+        stream = (
+            _processor_input(source)
+            .groupBy("topic", "partition")
+            .transformWithStateInPandas(
+                statefulProcessor=SinkProcessor(config, timers=timers),
+                outputStructType=OUTPUT_SCHEMA,
+                outputMode="Append",
+                timeMode="ProcessingTime" if timers else "None",
+            )
         )
-    )
+        handler = _batch_handler(config, summary, log, lambda batch: batch)
+    else:
+        stream = source
+        handler = _batch_handler(config, summary, log, _written_in_task(config, state_root))
     writer = (
-        committed.writeStream.queryName(config.name)
+        stream.writeStream.queryName(config.name)
         .option("checkpointLocation", config.checkpoint_location)
-        .foreachBatch(_commit_log_writer(config, summary, log))
+        .foreachBatch(handler)
     )
     if available_now:
         writer = writer.trigger(availableNow=True)
