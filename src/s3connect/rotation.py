@@ -283,6 +283,8 @@ class Rotator:
         self._partition = partition
         self._zone = _zone(policy.timezone) if policy.rotate_schedule_interval_ms > 0 else None
         self._versioned = policy.schema_compatibility is not SchemaCompatibility.NONE
+        # Neither rotate.interval.ms nor a schedule: only flush.size and schema changes rotate.
+        self._count_only = self._zone is None and policy.rotate_interval_ms <= 0
         # Schemas of open files by key: the offered objects, or parsed from a restored state.
         self._schemas: dict[SchemaKey, ConnectSchema] = {}
         self._schema_json: dict[SchemaKey, dict[str, Any] | None] = {}
@@ -340,9 +342,25 @@ class Rotator:
                 file's has no version (the record is not appended; as with ``project`` errors,
                 the state is left as Confluent leaves it, so the caller may skip the record).
         """
+        st = self._state
+        if self._count_only and len(st.open_files) == 1:
+            # The common case, short: the record joins the one open file (same partition and
+            # schema); the loop below does the same, by way of checks that cannot fire.
+            f = st.open_files[0]
+            if f.encoded_partition == encoded_partition and f.schema_key == schema_key:
+                if timestamp is not None:
+                    st.current_timestamp = timestamp
+                    if st.base_record_timestamp is None:
+                        st.base_record_timestamp = timestamp
+                f.end_offset = offset
+                f.record_count += 1
+                st.current_encoded_partition = encoded_partition
+                st.current_offset = offset
+                if f.record_count >= self._policy.flush_size:
+                    return [self._commit(RotationReason.FLUSH_SIZE, before_record=False)]
+                return []
         now = self._now(now_ms)
         self._reset_expired_schedule(now)
-        st = self._state
         commits: list[Commit] = []
         while True:
             if timestamp is not None:

@@ -47,9 +47,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, for speed (see records.SinkRecord)
 class RawRecord:
-    """One Kafka record as consumed: bytes, before any conversion."""
+    """One Kafka record as consumed: bytes, before any conversion (never mutated)."""
 
     topic: str
     partition: int
