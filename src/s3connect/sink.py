@@ -307,8 +307,8 @@ class _OpenPartition:
                 *self.key,
                 offsets,
                 rows.column("timestamp").to_pylist(),
-                rows.column("key").to_pylist(),
-                rows.column("value").to_pylist(),
+                _binaries(rows.column("key")),
+                _binaries(rows.column("value")),
                 None if headers.null_count == len(headers) else headers.to_pylist(),
             ),
             now_ms,
@@ -327,6 +327,13 @@ class _OpenPartition:
             loaded=self.loaded,
         )
         return _output_batch(self.committed, writer.dead_letters)
+
+
+def _binaries(column: pa.Array) -> list[bytes | None]:
+    """A binary column as bytes (None for nulls): by way of NumPy, half the cost of to_pylist."""
+    if column.null_count == len(column):
+        return [None] * len(column)
+    return column.to_numpy(zero_copy_only=False).tolist()  # type: ignore[no-any-return]
 
 
 def _partition_runs(batch: pa.RecordBatch) -> Iterator[tuple[tuple[str, int], pa.RecordBatch]]:
