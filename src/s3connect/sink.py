@@ -1,13 +1,26 @@
-"""The S3 sink as a Spark Structured Streaming query.
+"""The S3 sink as a Spark Structured Streaming query, in one of two shapes.
+
+Shuffle-free (the default)::
+
+    Kafka source ──▶ foreachBatch: mapInArrow(PartitionTask) ──▶ committed-object rows
+        ──▶ dead letters, commit log (Delta), progress
+
+Spark reads each Kafka topic-partition of a micro-batch in one task; that task converts, rotates
+and writes its files (:class:`PartitionTask`), and keeps the rotator state and the records of
+still-open files in offset-keyed files in the checkpoint (:mod:`s3connect.partition_state`).
+
+Stateful (for timers, or a checkpoint the tasks cannot reach as files)::
 
     Kafka source ──▶ groupBy(topic, partition) ──▶ transformWithStateInPandas(SinkProcessor)
-        ──▶ committed-object rows ──▶ foreachBatch: commit log (Delta) + progress
+        ──▶ committed-object rows ──▶ foreachBatch: dead letters, commit log, progress
 
-One stateful-processor key is one Kafka topic-partition, so Spark spreads topic-partitions over
-its executors. The processor keeps, in the RocksDB state store, the rotator state and the
-records of still-open files; Spark checkpoints that state together with the Kafka offsets, so a
-restart resumes open files exactly and a replayed micro-batch rewrites identical objects
-(exactly-once for deterministic partitioners and rotation).
+One stateful-processor key is one topic-partition, and the open files live in the RocksDB state
+store. Its processing-time timers close the files of idle partitions on schedule
+(``rotate.schedule.interval.ms`` on a continuous trigger).
+
+Both keep open files in the checkpoint with the Kafka offsets, so a restart resumes open files
+exactly and a replayed micro-batch rewrites identical objects (exactly-once for deterministic
+partitioners and rotation). Both run the same :class:`~s3connect.writer.TopicPartitionWriter`.
 """
 
 from __future__ import annotations
@@ -43,6 +56,7 @@ from s3connect.dead_letter_queue import (
     ensure_dlq_topic,
 )
 from s3connect.dead_letters import DeadLetter
+from s3connect.errors import ConfigError
 from s3connect.partition_state import PartitionStateStore, local_state_root
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
@@ -535,6 +549,37 @@ class SinkRun:
     summary: SinkSummary
 
 
+def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
+    """Where the shuffle-free sink keeps open files (see :class:`PartitionTask`); None: the
+    stateful sink (:class:`SinkProcessor`) instead.
+
+    The stateful one is needed for timers (scheduled rotation of idle partitions, on a
+    continuous trigger) and for a checkpoint the tasks cannot reach as files. A checkpoint
+    keeps the kind it started with, so that no open file is left behind in the other kind's
+    state.
+
+    Raises:
+        ConfigError: Timers are needed, but the checkpoint was started without them.
+    """
+    root = local_state_root(config.checkpoint_location)
+    if root is None:
+        return None
+    if (root.parent / "state").is_dir():  # Spark's operator state: started stateful
+        return None
+    if timers:
+        if root.is_dir():
+            raise ConfigError(
+                f"rotate.schedule.interval.ms={config.rotate_schedule_interval_ms} on a "
+                "continuous trigger closes idle files with Spark's stateful operator, but "
+                f"checkpoint.location {config.checkpoint_location} was started without it "
+                "(by a run with trigger availableNow or without rotate.schedule.interval.ms), "
+                "and its open files are kept apart from it: keep running it that way, or "
+                "start a new checkpoint.location"
+            )
+        return None
+    return root
+
+
 def start_sink(
     config: SinkConfig,
     spark: SparkSession | None = None,
@@ -554,11 +599,9 @@ def start_sink(
     # every trigger even without data, so an availableNow run would never end: it gets none
     # and commits due files when records arrive, as Confluent does.
     timers = config.rotate_schedule_interval_ms > 0 and not available_now
-    state_root = local_state_root(config.checkpoint_location)
+    state_root = _task_state_root(config, timers)
     source = kafka_source(spark, config)
-    if timers or state_root is None:
-        # Timers need Spark's stateful operator, and so does a checkpoint the tasks cannot
-        # reach as files: a shuffle by topic-partition into transformWithStateInPandas.
+    if state_root is None:
         stream = (
             _processor_input(source)
             .groupBy("topic", "partition")

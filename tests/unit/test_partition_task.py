@@ -188,3 +188,24 @@ def test_avro_files_are_written_in_the_task(tmp_path: Path) -> None:
     assert [r["object_key"] for r in out] == ["topics/events/partition=0/events+0+0000000000.avro"]
     with (tmp_path / "data" / str(out[0]["object_key"])).open("rb") as f:
         assert [r for r in fastavro.reader(f)] == [{"n": 0}, {"n": 1}, {"n": 2}]
+
+
+def test_which_sink_a_checkpoint_gets(tmp_path: Path) -> None:
+    from s3connect.errors import ConfigError
+    from s3connect.sink import _task_state_root
+
+    config = _config(tmp_path)
+    root = tmp_path / "cp" / "s3connect-state"
+    assert _task_state_root(config, timers=False) == root
+    assert _task_state_root(config, timers=True) is None  # fresh: stateful, for the timers
+    other = _config(tmp_path, **{"checkpoint.location": "s3a://bucket/cp"})
+    assert _task_state_root(other, timers=False) is None
+    # Started shuffle-free: timers cannot take over its open files.
+    root.mkdir(parents=True)
+    assert _task_state_root(config, timers=False) == root
+    with pytest.raises(ConfigError, match="was started without it"):
+        _task_state_root(config, timers=True)
+    # Started stateful (Spark's operator state in the checkpoint): stays stateful.
+    started = _config(tmp_path / "x")
+    (tmp_path / "x" / "cp" / "state").mkdir(parents=True)
+    assert _task_state_root(started, timers=False) is None
