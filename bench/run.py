@@ -10,6 +10,9 @@ then runs each variant in its own process on the same topic, measuring the query
 - ``s3connect``: our sink, Avro snappy, Default partitioner, flush.size 10000, to a local folder.
 - ``spark-avro``: ``readStream kafka -> writeStream avro`` (snappy) to a local folder.
 - ``noop``: ``readStream kafka -> writeStream noop``.
+- ``arrow-handoff``: the shuffle-free sink's plumbing with no work in it: ``foreachBatch`` ->
+  ``mapInArrow`` of the same Kafka columns into a Python function that only counts rows. What any
+  sink doing its per-record work in Python pays before doing any (the floor for ``s3connect``).
 
 Results are printed as a table and written to ``bench/results/sink-<partitions>p.json``.
 """
@@ -29,7 +32,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
-VARIANTS = ("noop", "spark-avro", "s3connect")
+VARIANTS = ("noop", "spark-avro", "arrow-handoff", "s3connect")
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -164,16 +167,31 @@ def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
         .option("maxOffsetsPerTrigger", str(max_offsets))
+        .option("includeHeaders", str(variant == "arrow-handoff").lower())
         .load()
     )
     writer = df.writeStream.option("checkpointLocation", checkpoint).trigger(availableNow=True)
-    if variant == "spark-avro":
+    if variant == "arrow-handoff":
+        from s3connect.sink import kafka_rows, processor_input
+
+        def handoff(batch: Any, batch_id: int) -> None:
+            processor_input(kafka_rows(batch)).mapInArrow(_count_rows, "n LONG").collect()
+
+        writer = writer.foreachBatch(handoff)
+    elif variant == "spark-avro":
         writer = (
             writer.format("avro").option("compression", "snappy").option("path", str(out / "data"))
         )
     else:
         writer = writer.format("noop")
     writer.start().awaitTermination()
+
+
+def _count_rows(batches: Any) -> Any:
+    import pyarrow as pa
+
+    n = sum(batch.num_rows for batch in batches)
+    yield pa.RecordBatch.from_pydict({"n": pa.array([n], pa.int64())})
 
 
 def measure(variant: str, topic: str, max_offsets: int) -> dict[str, float]:
@@ -235,7 +253,7 @@ def main() -> int:
             flush=True,
         )
     if "s3connect" in results:
-        for base in ("spark-avro", "noop"):
+        for base in ("spark-avro", "noop", "arrow-handoff"):
             if base in results:
                 ratio = results["s3connect"]["records_per_s"] / results[base]["records_per_s"]
                 print(f"s3connect / {base}: {ratio:.2f}x")

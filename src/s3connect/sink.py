@@ -68,7 +68,18 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.streaming.query import StreamingQuery
 
-__all__ = ["COMMIT_SCHEMA", "SinkProcessor", "SinkRun", "SinkSummary", "run_sink", "start_sink"]
+__all__ = [
+    "COMMIT_SCHEMA",
+    "PartitionTask",
+    "SinkProcessor",
+    "SinkRun",
+    "SinkSummary",
+    "kafka_rows",
+    "kafka_source",
+    "processor_input",
+    "run_sink",
+    "start_sink",
+]
 
 COMMIT_COLUMNS = (
     "object_key",
@@ -382,7 +393,7 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _raw_records(topic: str, partition: int, frame: pd.DataFrame) -> Iterator[RawRecord]:
-    """The records of a frame of Kafka rows (see :func:`_processor_input`), in its order."""
+    """The records of a frame of Kafka rows (see :func:`processor_input`), in its order."""
     offsets = frame["offset"]
     timestamps = frame["timestamp"]
     headers = frame["headers"]
@@ -428,7 +439,7 @@ def _json_headers(text: str) -> tuple[tuple[str, bytes | None], ...]:
     )
 
 
-def _processor_input(source: DataFrame) -> DataFrame:
+def processor_input(source: DataFrame) -> DataFrame:
     """The Kafka rows as the processor reads them: headers as JSON text. Spark's Arrow writer
     (feeding the Python processor) re-walks a list column to size the batch after every row,
     quadratic in the batch; a string column costs nothing when there are no headers."""
@@ -442,15 +453,15 @@ def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
     reader = spark.readStream.format("kafka").option("includeHeaders", "true")
     for name, value in config.spark_kafka_options().items():
         reader = reader.option(name, value)
-    return reader.load().selectExpr(
-        "topic",
-        "partition",
-        "offset",
-        "unix_millis(timestamp) AS timestamp",
-        "key",
-        "value",
+    return kafka_rows(reader.load())
+
+
+def kafka_rows(source: DataFrame) -> DataFrame:
+    """The Kafka source's rows as the sink reads them (timestamp in epoch milliseconds)."""
+    return source.selectExpr(
+        "topic", "partition", "offset", "unix_millis(timestamp) AS timestamp", "key", "value",
         "headers",
-    )
+    )  # fmt: skip
 
 
 @dataclass
@@ -536,7 +547,7 @@ def _written_in_task(config: SinkConfig, state_root: Path) -> Callable[[DataFram
 
     def output(batch: DataFrame) -> DataFrame:
         task = PartitionTask(config, str(state_root), int(time.time() * 1000))
-        return _processor_input(batch).mapInArrow(task, OUTPUT_SCHEMA)
+        return processor_input(batch).mapInArrow(task, OUTPUT_SCHEMA)
 
     return output
 
@@ -603,7 +614,7 @@ def start_sink(
     source = kafka_source(spark, config)
     if state_root is None:
         stream = (
-            _processor_input(source)
+            processor_input(source)
             .groupBy("topic", "partition")
             .transformWithStateInPandas(
                 statefulProcessor=SinkProcessor(config, timers=timers),
