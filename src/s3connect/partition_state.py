@@ -29,7 +29,7 @@ from s3connect.rotation import RotatorState
 __all__ = ["PartitionStateStore", "SavedState", "local_state_root"]
 
 _NAME = re.compile(r"^(\d{20})\.state$")
-_MAGIC = b"S3CS1\n"
+_MAGIC = b"S3CS2\n"
 
 
 def local_state_root(checkpoint_location: str) -> Path | None:
@@ -48,11 +48,11 @@ def local_state_root(checkpoint_location: str) -> Path | None:
 
 @dataclass(frozen=True, slots=True)
 class SavedState:
-    """A loaded state: the rotator's, the still-open records (an encoded pending chunk, or
-    None), and the next offset it was saved at."""
+    """A loaded state: the rotator's, the still-open records (encoded pending chunks, in offset
+    order), and the next offset it was saved at."""
 
     rotator: RotatorState
-    pending: bytes | None
+    chunks: list[bytes]
     next_offset: int
 
 
@@ -82,8 +82,11 @@ class PartitionStateStore:
             raise ValueError(f"{directory / _file_name(next_offset)} is not an s3connect state")
         header_end = data.index(b"\n", len(_MAGIC))
         header = json.loads(data[len(_MAGIC) : header_end])
-        pending = data[header_end + 1 :]
-        return SavedState(RotatorState.from_dict(header["rotator"]), pending or None, next_offset)
+        chunks, at = [], header_end + 1
+        for size in header["chunks"]:
+            chunks.append(data[at : at + size])
+            at += size
+        return SavedState(RotatorState.from_dict(header["rotator"]), chunks, next_offset)
 
     def save(
         self,
@@ -91,18 +94,23 @@ class PartitionStateStore:
         partition: int,
         next_offset: int,
         rotator: RotatorState,
-        pending: bytes | None,
+        chunks: list[bytes],
         *,
         loaded: int | None,
     ) -> None:
         """Save the state after the record at ``next_offset - 1``; delete the states older than
-        ``loaded`` (the one this micro-batch started from, which a replay of it needs)."""
+        ``loaded`` (the one this micro-batch started from, which a replay of it needs).
+
+        ``chunks`` are the open records, encoded: a micro-batch that commits nothing passes the
+        loaded chunks on as they are, plus one of its own, so open records are not re-encoded."""
         directory = self._dir(topic, partition)
         directory.mkdir(parents=True, exist_ok=True)
-        header = json.dumps({"rotator": rotator.to_dict()}, separators=(",", ":")).encode()
+        header = {"rotator": rotator.to_dict(), "chunks": [len(c) for c in chunks]}
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{uuid.uuid4().hex}", suffix=".tmp")
         with os.fdopen(fd, "wb") as out:
-            out.write(_MAGIC + header + b"\n" + (pending or b""))
+            out.write(_MAGIC + json.dumps(header, separators=(",", ":")).encode() + b"\n")
+            for chunk in chunks:
+                out.write(chunk)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, directory / _file_name(next_offset))

@@ -2,15 +2,23 @@
 
 One encoded chunk holds many records (an Arrow IPC stream, LZ4-compressed buffers), so the state
 store sees one list entry per micro-batch slice rather than one per record.
+
+A chunk also carries the records' converted form (pickled, LZ4), so a record need not be
+converted again when its file is written in a later micro-batch: conversion is most of a record's
+cost. It is a cache: a chunk whose converted form cannot be read (another package version, say)
+gives the raw records alone, and the writer converts them again.
 """
 
 from __future__ import annotations
 
+import pickle
+import struct
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from s3connect.records import SinkRecord
 from s3connect.writer import PendingRecord, RawRecord
 
 __all__ = ["decode_pending", "encode_pending"]
@@ -33,8 +41,30 @@ _SCHEMA = pa.schema(
 _WRITE_OPTIONS = pa.ipc.IpcWriteOptions(compression="lz4")
 
 
+# A chunk with the converted records: _CACHED, the sizes of the Arrow stream, of the pickle and of
+# its compressed form, then the Arrow stream and the compressed pickle. A plain Arrow stream (no
+# converted records, or written by an earlier version) starts with 0xFFFFFFFF instead.
+_CACHED = b"S3CPEND1"
+_SIZES = struct.Struct("<QQQ")
+
+
 def encode_pending(records: list[PendingRecord]) -> bytes:
     """Serialize records (of one topic-partition) into one chunk."""
+    arrow = _encode_raw(records)
+    converted = [p.converted for p in records]
+    if any(c is None for c in converted):
+        return arrow
+    # Plain tuples pickle fast; the rest of a record is its raw one's. One pickle for the chunk:
+    # records sharing a schema object share it after loading too.
+    pickled = pickle.dumps(
+        [(c.key, c.value, c.key_schema, c.value_schema) for c in converted if c is not None],
+        protocol=pickle.HIGHEST_PROTOCOL,
+    )
+    packed = pa.compress(pickled, codec="lz4", asbytes=True)
+    return b"".join((_CACHED, _SIZES.pack(len(arrow), len(pickled), len(packed)), arrow, packed))
+
+
+def _encode_raw(records: list[PendingRecord]) -> bytes:
     raws = [p.raw for p in records]
     table = pa.table(
         {
@@ -57,6 +87,27 @@ def encode_pending(records: list[PendingRecord]) -> bytes:
 
 def decode_pending(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
     """The records of one chunk written by :func:`encode_pending`."""
+    if not chunk.startswith(_CACHED):
+        return _decode_raw(topic, partition, chunk)
+    at = len(_CACHED) + _SIZES.size
+    arrow_size, pickled_size, packed_size = _SIZES.unpack(chunk[len(_CACHED) : at])
+    records = _decode_raw(topic, partition, chunk[at : at + arrow_size])
+    packed = chunk[at + arrow_size : at + arrow_size + packed_size]
+    try:
+        converted = pickle.loads(pa.decompress(packed, pickled_size, codec="lz4", asbytes=True))
+    except Exception:  # a cache: the records are converted again instead
+        return records
+    if isinstance(converted, list) and len(converted) == len(records):
+        for record, (key, value, key_schema, value_schema) in zip(records, converted, strict=True):
+            raw = record.raw
+            record.converted = SinkRecord(
+                raw.topic, raw.partition, raw.offset, raw.timestamp, key, value,
+                key_schema, value_schema, raw.headers,
+            )  # fmt: skip
+    return records
+
+
+def _decode_raw(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
     table = pa.ipc.open_stream(chunk).read_all()
     headers = table.column("headers")
     any_headers = bool(pc.sum(pc.list_value_length(headers)).as_py())

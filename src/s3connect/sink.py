@@ -303,6 +303,7 @@ class _OpenPartition:
     key: tuple[str, int]
     writer: TopicPartitionWriter
     loaded: int | None
+    saved_chunks: list[bytes]
     last_offset: int = -1
     committed: list[CommittedObject] = field(default_factory=list)
 
@@ -316,13 +317,13 @@ class _OpenPartition:
         rows: pa.RecordBatch,
     ) -> _OpenPartition:
         saved = store.load(topic, partition, rows.column("offset")[0].as_py())
-        pending = saved.pending if saved else None
+        chunks = saved.chunks if saved else []
 
         def load() -> list[Any]:
-            return decode_pending(topic, partition, pending) if pending else []
+            return [p for chunk in chunks for p in decode_pending(topic, partition, chunk)]
 
         writer = TopicPartitionWriter(ctx, topic, partition, saved.rotator if saved else None, load)
-        return cls((topic, partition), writer, saved.next_offset if saved else None)
+        return cls((topic, partition), writer, saved.next_offset if saved else None, chunks)
 
     def write(self, rows: pa.RecordBatch, now_ms: int) -> None:
         headers = rows.column("headers")
@@ -343,14 +344,13 @@ class _OpenPartition:
     def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
         writer = self.writer
         self.committed += writer.on_timer(now_ms)
-        state, pending = writer.snapshot()
-        store.save(
-            *self.key,
-            self.last_offset + 1,
-            state,
-            encode_pending(pending) if pending else None,
-            loaded=self.loaded,
-        )
+        if writer.flushed:
+            state, pending = writer.snapshot()
+            chunks = [encode_pending(pending)] if pending else []
+        else:  # the saved records, still encoded, then this micro-batch's
+            state, new = writer.rotator.state, writer.new_pending()
+            chunks = self.saved_chunks + ([encode_pending(new)] if new else [])
+        store.save(*self.key, self.last_offset + 1, state, chunks, loaded=self.loaded)
         return _output_batch(self.committed, writer.dead_letters)
 
 

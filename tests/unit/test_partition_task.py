@@ -149,14 +149,15 @@ def test_state_store_round_trip_and_pruning(tmp_path: Path) -> None:
     store = PartitionStateStore(tmp_path)
     assert store.load("t/x", 0, 100) is None
     state = RotatorState(current_offset=41)
-    store.save("t/x", 0, 42, state, b"chunk", loaded=None)
-    store.save("t/x", 0, 50, RotatorState(current_offset=49), None, loaded=42)
-    store.save("t/x", 0, 60, RotatorState(current_offset=59), None, loaded=50)
+    store.save("t/x", 0, 42, state, [b"one", b"", b"three"], loaded=None)
+    assert store.load("t/x", 0, 42).chunks == [b"one", b"", b"three"]  # type: ignore[union-attr]
+    store.save("t/x", 0, 50, RotatorState(current_offset=49), [], loaded=42)
+    store.save("t/x", 0, 60, RotatorState(current_offset=59), [], loaded=50)
     assert store.load("t/x", 0, 41) is None
     assert store.load("t/x", 0, 49) is None  # pruned: a later batch started from 50
     loaded = store.load("t/x", 0, 55)
     assert loaded is not None
-    assert (loaded.next_offset, loaded.rotator.current_offset, loaded.pending) == (50, 49, None)
+    assert (loaded.next_offset, loaded.rotator.current_offset, loaded.chunks) == (50, 49, [])
     assert (tmp_path / "t%2Fx" / "0").is_dir()
 
 
@@ -209,3 +210,19 @@ def test_which_sink_a_checkpoint_gets(tmp_path: Path) -> None:
     started = _config(tmp_path / "x")
     (tmp_path / "x" / "cp" / "state").mkdir(parents=True)
     assert _task_state_root(started, timers=False) is None
+
+
+def test_open_records_accumulate_over_batches_that_commit_nothing(tmp_path: Path) -> None:
+    config = _config(tmp_path, **{"flush.size": "4"})
+    assert _run(config, _batch([0])) == []
+    assert _run(config, _batch([1, 2])) == []
+    assert _run(config, _batch([1, 2])) == []  # a replay of the second micro-batch
+    state_dir = tmp_path / "cp" / "s3connect-state" / "events" / "0"
+    saved = PartitionStateStore(tmp_path / "cp" / "s3connect-state").load("events", 0, 3)
+    assert saved is not None and len(saved.chunks) == 2  # the first batch's chunk, passed on
+    out = _run(config, _batch([3, 4]))
+    assert [(r["start_offset"], r["end_offset"]) for r in out] == [(0, 3)]
+    assert _objects(tmp_path) == {
+        "topics/events/partition=0/events+0+0000000000.json": [{"n": n} for n in range(4)]
+    }
+    assert sorted(p.name for p in state_dir.iterdir()) == [f"{3:020d}.state", f"{5:020d}.state"]

@@ -570,3 +570,19 @@ def test_unwritable_header_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
     assert "is not UTF-8 text" in writer.dead_letters[0].message
     assert "is null" in writer.dead_letters[1].message
     assert [p.raw.offset for p in writer.snapshot()[1]] == [0, 3]
+
+
+def test_pending_chunks_carry_the_converted_records(tmp_path: Path) -> None:
+    ctx = build_writer_context(_config(tmp_path))
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    writer.write(_records([{"i": 0}, {"i": 1}]), 0)
+    _state, pending = writer.snapshot()
+    chunk = encode_pending(pending)
+    restored = decode_pending("t", 0, chunk)
+    assert [p.converted for p in restored] == [p.converted for p in pending]
+    assert [p.raw for p in restored] == [p.raw for p in pending]
+    # A converted form that cannot be read leaves the raw records, to be converted again.
+    broken = chunk[:-12] + b"\xff" * 12
+    assert [(p.raw, p.converted) for p in decode_pending("t", 0, broken)] == [
+        (p.raw, None) for p in pending
+    ]

@@ -33,9 +33,13 @@ def file_schema(records: Sequence[SinkRecord]) -> ConnectSchema | None:
     if not records:
         raise ValueError("A file needs at least one record")
     schema = records[0].value_schema
+    same = {id(schema)}  # schema objects found equal (records share a few, as a rule)
     for record in records[1:]:
-        # Records of one file share one schema object, as a rule: no deep comparison then.
-        if record.value_schema is not schema and record.value_schema != schema:
+        if id(record.value_schema) in same:
+            continue
+        if record.value_schema == schema:
+            same.add(id(record.value_schema))
+        else:
             raise ValueError(
                 f"Records of one file must share one value schema; offset {record.offset} of "
                 f"{record.topic}-{record.partition} differs from offset {records[0].offset}"
