@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import io
 import json
+import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -586,3 +590,14 @@ def test_pending_chunks_carry_the_converted_records(tmp_path: Path) -> None:
     assert [(p.raw, p.converted) for p in decode_pending("t", 0, broken)] == [
         (p.raw, None) for p in pending
     ]
+
+
+def test_pending_chunks_load_nothing_but_connect_data(tmp_path: Path) -> None:
+    import pickle
+
+    from s3connect.pending import _ConvertedUnpickler
+
+    for allowed in (Decimal("1.5"), dt.date(2024, 1, 2), {"a": [1, 2.5, "x", b"y", None]}):
+        assert _ConvertedUnpickler(io.BytesIO(pickle.dumps(allowed))).load() == allowed
+    with pytest.raises(pickle.UnpicklingError, match=r"posix\.system is not part"):
+        _ConvertedUnpickler(io.BytesIO(pickle.dumps(os.system))).load()
