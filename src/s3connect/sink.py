@@ -578,7 +578,7 @@ def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
     if (root.parent / "state").is_dir():  # Spark's operator state: started stateful
         return None
     if timers:
-        if root.is_dir():
+        if any(root.rglob("*.state")):
             raise ConfigError(
                 f"rotate.schedule.interval.ms={config.rotate_schedule_interval_ms} on a "
                 "continuous trigger closes idle files with Spark's stateful operator, but "
@@ -588,6 +588,15 @@ def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
                 "start a new checkpoint.location"
             )
         return None
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"checkpoint.location {config.checkpoint_location}: the sink keeps open files under "
+            f"{root}, which cannot be created ({exc.strerror}); use a path every task can write "
+            "(a local or shared file system path, dbfs:/ or /Volumes/ on Databricks), or an "
+            "s3a:// or abfss:// URL (open files then live in Spark's state store)"
+        ) from exc
     return root
 
 

@@ -201,9 +201,13 @@ def test_which_sink_a_checkpoint_gets(tmp_path: Path) -> None:
     assert _task_state_root(config, timers=True) is None  # fresh: stateful, for the timers
     other = _config(tmp_path, **{"checkpoint.location": "s3a://bucket/cp"})
     assert _task_state_root(other, timers=False) is None
-    # Started shuffle-free: timers cannot take over its open files.
-    root.mkdir(parents=True)
+    # Started shuffle-free (the root exists), nothing saved yet: timers may still take over.
     assert _task_state_root(config, timers=False) == root
+    assert root.is_dir()
+    assert _task_state_root(config, timers=True) is None
+    # Open files saved: timers cannot take them over.
+    (root / "events" / "0").mkdir(parents=True)
+    (root / "events" / "0" / f"{5:020d}.state").write_bytes(b"")
     with pytest.raises(ConfigError, match="was started without it"):
         _task_state_root(config, timers=True)
     # Started stateful (Spark's operator state in the checkpoint): stays stateful.
@@ -226,3 +230,13 @@ def test_open_records_accumulate_over_batches_that_commit_nothing(tmp_path: Path
         "topics/events/partition=0/events+0+0000000000.json": [{"n": n} for n in range(4)]
     }
     assert sorted(p.name for p in state_dir.iterdir()) == [f"{3:020d}.state", f"{5:020d}.state"]
+
+
+def test_a_checkpoint_the_sink_cannot_write_fails_clearly(tmp_path: Path) -> None:
+    from s3connect.errors import ConfigError
+    from s3connect.sink import _task_state_root
+
+    (tmp_path / "file").write_text("")
+    config = _config(tmp_path, **{"checkpoint.location": str(tmp_path / "file" / "cp")})
+    with pytest.raises(ConfigError, match=r"keeps open files under .*cannot be created"):
+        _task_state_root(config, timers=False)
