@@ -544,6 +544,13 @@ def test_resume_after_clean_stop_carries_open_files_over(
     k5 = f"topics/{t}/partition=0/{t}+0+0000000005.json"
     assert keys_of(s3, bucket) == [k0]
     assert offsets_by_key(first.objects) == {k0: (0, 4, 5)}
+    # The shuffle-free shape: offsets 5 and 6 wait in a state file named after offset 7, in the
+    # checkpoint; Spark keeps no operator state.
+    checkpoint = tmp_path / "checkpoint"
+    assert [p.name for p in (checkpoint / "s3connect-state" / t / "0").iterdir()] == [
+        f"{7:020d}.state"
+    ]
+    assert not (checkpoint / "state").exists()
 
     produce(producer, t, json_values({"i": i} for i in range(7, 10)))
     second = run(spark, keys)
@@ -765,6 +772,9 @@ def test_scheduled_rotation_commits_an_idle_partition_on_time(
     finally:
         sink.query.stop()
     assert sink.query.exception() is None
+    # Timers: the stateful shape, open files in Spark's state store, no state files of ours.
+    assert (tmp_path / "checkpoint" / "state").is_dir()
+    assert not any((tmp_path / "checkpoint").rglob("*.state"))
     got = objects(s3, bucket)
     assert {k: read_json_lines(v) for k, v in got.items()} == {
         f"topics/{t}/partition=0/{t}+0+0000000000.json": [{"n": i} for i in range(3)],
