@@ -10,6 +10,8 @@ then runs each variant in its own process on the same topic, measuring the query
 - ``s3connect``: our sink, Avro snappy, Default partitioner, flush.size 10000, to a local folder.
 - ``spark-avro``: ``readStream kafka -> writeStream avro`` (snappy) to a local folder.
 - ``noop``: ``readStream kafka -> writeStream noop``.
+- ``spark-json-avro``: the file sink writing the decoded payload: ``from_json`` with the bench
+  schema, in the JVM, then Avro snappy. What a sink converting in the JVM could approach.
 - ``arrow-handoff``: the shuffle-free sink's plumbing with no work in it: ``foreachBatch`` ->
   ``mapInArrow`` of the same Kafka columns into a Python function that only counts rows. What any
   sink doing its per-record work in Python pays before doing any (the floor for ``s3connect``).
@@ -32,7 +34,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
-VARIANTS = ("noop", "spark-avro", "arrow-handoff", "s3connect")
+VARIANTS = ("noop", "spark-avro", "spark-json-avro", "arrow-handoff", "s3connect")
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -178,6 +180,16 @@ def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int
             processor_input(kafka_rows(batch)).mapInArrow(_count_rows, "n LONG").collect()
 
         writer = writer.foreachBatch(handoff)
+    elif variant == "spark-json-avro":
+        writer = (
+            df.selectExpr(f"from_json(CAST(value AS STRING), '{_ENVELOPE_DDL}').payload AS p")
+            .select("p.*")
+            .writeStream.option("checkpointLocation", checkpoint)
+            .trigger(availableNow=True)
+            .format("avro")
+            .option("compression", "snappy")
+            .option("path", str(out / "data"))
+        )
     elif variant == "spark-avro":
         writer = (
             writer.format("avro").option("compression", "snappy").option("path", str(out / "data"))
@@ -185,6 +197,13 @@ def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int
     else:
         writer = writer.format("noop")
     writer.start().awaitTermination()
+
+
+# The envelope of _payload's records, for Spark's from_json.
+_ENVELOPE_DDL = (
+    "schema STRING, payload STRUCT<id: BIGINT, user: STRING, amount: DOUBLE, tags: ARRAY<STRING>, "
+    "body: STRING>"
+)
 
 
 def _count_rows(batches: Any) -> Any:
@@ -247,13 +266,13 @@ def main() -> int:
         r["mb_per_s"] = input_mb / r["seconds"]
         results[variant] = r
         print(
-            f"{variant:<11} {r['seconds']:8.1f} s {r['records_per_s']:10.0f} rec/s "
+            f"{variant:<15} {r['seconds']:8.1f} s {r['records_per_s']:10.0f} rec/s "
             f"{r['mb_per_s']:7.1f} MB/s  peak RSS {r['peak_rss_mb']:7.0f} MB  "
             f"output {r['output_bytes'] / 1e6:8.1f} MB",
             flush=True,
         )
     if "s3connect" in results:
-        for base in ("spark-avro", "noop", "arrow-handoff"):
+        for base in ("spark-avro", "noop", "spark-json-avro", "arrow-handoff"):
             if base in results:
                 ratio = results["s3connect"]["records_per_s"] / results[base]["records_per_s"]
                 print(f"s3connect / {base}: {ratio:.2f}x")
