@@ -38,15 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-from pyspark.sql.streaming.stateful_processor import (
-    ExpiredTimerInfo,
-    StatefulProcessor,
-    StatefulProcessorHandle,
-    TimerValues,
-)
 
 from s3connect.config import SinkConfig
 from s3connect.dead_letter_queue import (
@@ -61,7 +54,6 @@ from s3connect.partition_state import PartitionStateStore, local_state_root
 from s3connect.pending import decode_pending, encode_pending
 from s3connect.pipeline import build_writer_context
 from s3connect.queries import await_query
-from s3connect.rotation import RotatorState
 from s3connect.writer import CommittedObject, RawRecord, TopicPartitionWriter, WriterContext
 
 if TYPE_CHECKING:
@@ -71,12 +63,13 @@ if TYPE_CHECKING:
 __all__ = [
     "COMMIT_SCHEMA",
     "PartitionTask",
-    "SinkProcessor",
     "SinkRun",
     "SinkSummary",
+    "gc_paused",
     "kafka_rows",
     "kafka_source",
     "processor_input",
+    "raw_records",
     "run_sink",
     "start_sink",
 ]
@@ -109,127 +102,6 @@ OUTPUT_SCHEMA = (
 def _output_fields(ddl: str) -> list[tuple[str, str]]:
     """(name, type) pairs of a flat DDL schema (types without commas)."""
     return [tuple(part.strip().split(" ", 1)) for part in ddl.split(",")]  # type: ignore[misc]
-
-
-_INT_COLUMNS = {
-    "partition": "int32",
-    "start_offset": "int64",
-    "end_offset": "int64",
-    "record_count": "int64",
-    "bytes": "int64",
-}
-
-
-def _rows(objects: list[CommittedObject], letters: list[DeadLetter]) -> Iterator[pd.DataFrame]:
-    if objects:
-        frame = pd.DataFrame(
-            [
-                (
-                    "object",
-                    o.key,
-                    o.topic,
-                    o.partition,
-                    o.encoded_partition,
-                    o.start_offset,
-                    o.end_offset,
-                    o.record_count,
-                    o.bytes,
-                )
-                for o in objects
-            ],
-            columns=["kind", *COMMIT_COLUMNS],
-        ).astype(_INT_COLUMNS)
-        for name in DEAD_LETTER_COLUMNS:
-            frame[name] = pd.Series([None] * len(frame), dtype=object)
-        yield frame[list(OUTPUT_COLUMNS)]
-    if letters:
-        frame = pd.DataFrame([dead_letter_row(d) for d in letters])
-        frame["timestamp"] = pd.Series([d.raw.timestamp for d in letters], dtype=object)
-        frame.insert(0, "kind", "dead_letter")
-        for name in COMMIT_COLUMNS:
-            if name not in frame:
-                frame[name] = pd.Series([None] * len(frame), dtype=object)
-        yield frame.astype({"partition": "int32", "offset": "int64"})[list(OUTPUT_COLUMNS)]
-
-
-class SinkProcessor(StatefulProcessor):
-    """Writes the files of one Kafka topic-partition per grouping key."""
-
-    def __init__(self, config: SinkConfig, *, timers: bool = False) -> None:
-        self._config = config
-        self._timers = timers
-
-    def init(self, handle: StatefulProcessorHandle) -> None:
-        self._handle = handle
-        self._rotator = handle.getValueState("rotator", "state STRING")
-        self._pending = handle.getListState("pending", "chunk BINARY")
-        self._ctx: WriterContext = build_writer_context(self._config)
-
-    def _writer(self, topic: str, partition: int) -> TopicPartitionWriter:
-        saved = self._rotator.get() if self._rotator.exists() else None
-        state = RotatorState.from_dict(json.loads(saved[0])) if saved else None
-
-        def load() -> list[Any]:
-            if not self._pending.exists():
-                return []
-            out: list[Any] = []
-            for (chunk,) in self._pending.get():
-                out += decode_pending(topic, partition, bytes(chunk))
-            return out
-
-        return TopicPartitionWriter(self._ctx, topic, partition, state, load)
-
-    def _save(self, writer: TopicPartitionWriter, now_ms: int) -> None:
-        if writer.flushed:
-            state, pending = writer.snapshot()
-            self._pending.clear()
-            if pending:
-                self._pending.put([(encode_pending(pending),)])
-        else:
-            state = writer.rotator.state
-            new = writer.new_pending()
-            if new:
-                self._pending.appendValue((encode_pending(new),))
-        self._rotator.update((json.dumps(state.to_dict()),))
-        if not self._timers:
-            return
-        for old in self._handle.listTimers():
-            self._handle.deleteTimer(old)
-        due = writer.rotator.next_timer_ms()
-        if due is not None:
-            self._handle.registerTimer(max(due, now_ms + 1))
-
-    def handleInputRows(
-        self, key: Any, rows: Iterator[pd.DataFrame], timerValues: TimerValues
-    ) -> Iterator[pd.DataFrame]:
-        topic, partition = str(key[0]), int(key[1])
-        now = timerValues.getCurrentProcessingTimeInMs()
-        with _gc_paused():
-            frame = pd.concat(list(rows), ignore_index=True)
-            if not frame["offset"].is_monotonic_increasing:
-                frame = frame.sort_values("offset", kind="stable")
-            writer = self._writer(topic, partition)
-            committed = writer.write(_raw_records(topic, partition, frame), now)
-            committed += writer.on_timer(now)
-            self._save(writer, now)
-            letters = writer.dead_letters
-            # Free the batch's records now, by reference counting, rather than have the next
-            # collection walk them.
-            del frame, writer
-        yield from _rows(committed, letters)
-
-    def handleExpiredTimer(
-        self, key: Any, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo
-    ) -> Iterator[pd.DataFrame]:
-        topic, partition = str(key[0]), int(key[1])
-        now = timerValues.getCurrentProcessingTimeInMs()
-        writer = self._writer(topic, partition)
-        committed = writer.on_timer(now)
-        self._save(writer, now)
-        yield from _rows(committed, [])
-
-    def close(self) -> None:
-        pass
 
 
 _ARROW_TYPES = {
@@ -280,7 +152,7 @@ class PartitionTask:
         store = PartitionStateStore(Path(self._state_root))
         done: set[tuple[str, int]] = set()
         current: _OpenPartition | None = None
-        with _gc_paused():
+        with gc_paused():
             for batch in batches:
                 for (topic, partition), rows in _partition_runs(batch):
                     if current is None or (topic, partition) != current.key:
@@ -329,7 +201,7 @@ class _OpenPartition:
         headers = rows.column("headers")
         offsets = rows.column("offset").to_pylist()
         self.committed += self.writer.write(
-            _records(
+            raw_records(
                 *self.key,
                 offsets,
                 rows.column("timestamp").to_pylist(),
@@ -380,7 +252,7 @@ def _partition_runs(batch: pa.RecordBatch) -> Iterator[tuple[tuple[str, int], pa
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a batch is handled: its records (acyclic, freed by
     reference counting) would otherwise trigger full collections over every live object."""
     enabled = gc.isenabled()
@@ -392,25 +264,7 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _raw_records(topic: str, partition: int, frame: pd.DataFrame) -> Iterator[RawRecord]:
-    """The records of a frame of Kafka rows (see :func:`processor_input`), in its order."""
-    offsets = frame["offset"]
-    timestamps = frame["timestamp"]
-    headers = frame["headers"]
-    return _records(
-        topic,
-        partition,
-        offsets.tolist() if offsets.dtype.kind == "i" else [int(o) for o in offsets],
-        timestamps.tolist()
-        if timestamps.dtype.kind == "i" and not timestamps.hasnans
-        else [None if pd.isna(t) else int(t) for t in timestamps],
-        frame["key"].tolist(),
-        frame["value"].tolist(),
-        None if headers.isna().all() else headers.tolist(),
-    )
-
-
-def _records(
+def raw_records(
     topic: str,
     partition: int,
     offsets: list[int],
@@ -622,6 +476,8 @@ def start_sink(
     state_root = _task_state_root(config, timers)
     source = kafka_source(spark, config)
     if state_root is None:
+        from s3connect.stateful_sink import SinkProcessor
+
         stream = (
             processor_input(source)
             .groupBy("topic", "partition")
