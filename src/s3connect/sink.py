@@ -14,9 +14,9 @@ Stateful (for timers, or a checkpoint the tasks cannot reach as files)::
     Kafka source ──▶ groupBy(topic, partition) ──▶ transformWithStateInPandas(SinkProcessor)
         ──▶ committed-object rows ──▶ foreachBatch: dead letters, commit log, progress
 
-One stateful-processor key is one topic-partition, and the open files live in the RocksDB state
-store. Its processing-time timers close the files of idle partitions on schedule
-(``rotate.schedule.interval.ms`` on a continuous trigger).
+One key is one topic-partition; the open files live in the RocksDB state store
+(:mod:`s3connect.stateful_sink`). Its processing-time timers close the files of idle partitions
+on schedule (``rotate.schedule.interval.ms`` on a continuous trigger).
 
 Both keep open files in the checkpoint with the Kafka offsets, so a restart resumes open files
 exactly and a replayed micro-batch rewrites identical objects (exactly-once for deterministic
