@@ -62,13 +62,16 @@ class Service:
         """The service's process, if it still runs: the pid file holds the pid and its start
         time, so a pid reused by another process after a reboot is not taken for ours."""
         try:
-            pid_text, started = self.pidfile.read_text().split()
-            pid = int(pid_text)
-            if _start_time(pid) != started:
-                return None
-        except (FileNotFoundError, ValueError):
+            fields = self.pidfile.read_text().split()
+            pid = int(fields[0])
+        except (FileNotFoundError, ValueError, IndexError):
             return None
-        return pid
+        if len(fields) == 1:  # an older pid file: ours if it runs in the service's folder
+            try:
+                return pid if Path(f"/proc/{pid}/cwd").resolve() == self.home.resolve() else None
+            except OSError:
+                return None
+        return pid if _start_time(pid) == fields[1] else None
 
 
 def _start_time(pid: int) -> str | None:
