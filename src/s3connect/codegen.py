@@ -125,33 +125,11 @@ def _json_node(
         gen.emit(ind + 1, f"{out} = float({src})")
         gen.emit(ind, "else:")
         gen.emit(ind + 1, "return _SLOW(arg)")
-    elif t is Type.BOOLEAN or t is Type.STRING:
-        gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
-        gen.emit(ind + 1, "return _SLOW(arg)")
-        gen.emit(ind, f"{out} = {src}")
-    elif t is Type.ARRAY:
-        assert schema.value_schema is not None
-        gen.emit(ind, f"if {src}.__class__ is not list:")
-        gen.emit(ind + 1, "return _SLOW(arg)")
-        gen.emit(ind, f"{out} = []")
-        item = gen.var("i")
-        gen.emit(ind, f"for {item} in {src}:")
-        res = _json_node(gen, schema.value_schema, item, ind + 1, replace, reference, depth + 1)
-        gen.emit(ind + 1, f"{out}.append({res})")
-    elif t is Type.STRUCT:
-        gen.emit(ind, f"if {src}.__class__ is not dict:")
-        gen.emit(ind + 1, "return _SLOW(arg)")
-        get = gen.var("g")
-        gen.emit(ind, f"{get} = {src}.get")
-        parts = []
-        for f in schema.fields:
-            fv = gen.var("f")
-            gen.emit(ind, f"{fv} = {get}({f.name!r})")
-            res = _json_node(gen, f.schema, fv, ind, replace, reference, depth + 1)
-            parts.append(f"{f.name!r}: {res}")
-        gen.emit(ind, f"{out} = {{{', '.join(parts)}}}")
     else:
-        raise _Unsupported
+        _common_node(
+            gen, schema, src, out, ind,
+            lambda sub, s, i: _json_node(gen, sub, s, i, replace, reference, depth + 1),
+        )  # fmt: skip
     return out
 
 
@@ -212,7 +190,26 @@ def _avro_node(
         gen.emit(ind + 1, f"{out} = float({src})")
         gen.emit(ind, "else:")
         gen.emit(ind + 1, "return _SLOW(arg)")
-    elif t is Type.BOOLEAN or t is Type.STRING:
+    else:
+        _common_node(
+            gen, schema, src, out, ind,
+            lambda sub, s, i: _avro_node(gen, sub, s, i, reference, depth + 1),
+        )  # fmt: skip
+    return out
+
+
+def _common_node(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    out: str,
+    ind: int,
+    child: Callable[[ConnectSchema, str, int], str],
+) -> None:
+    """Emit the code both directions share: booleans and strings kept as they are, arrays and
+    structs rebuilt from their elements (``child(schema, source var, indent)`` emits one)."""
+    t = schema.type
+    if t is Type.BOOLEAN or t is Type.STRING:
         gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
@@ -223,8 +220,7 @@ def _avro_node(
         gen.emit(ind, f"{out} = []")
         item = gen.var("i")
         gen.emit(ind, f"for {item} in {src}:")
-        res = _avro_node(gen, schema.value_schema, item, ind + 1, reference, depth + 1)
-        gen.emit(ind + 1, f"{out}.append({res})")
+        gen.emit(ind + 1, f"{out}.append({child(schema.value_schema, item, ind + 1)})")
     elif t is Type.STRUCT:
         gen.emit(ind, f"if {src}.__class__ is not dict:")
         gen.emit(ind + 1, "return _SLOW(arg)")
@@ -234,9 +230,7 @@ def _avro_node(
         for f in schema.fields:
             fv = gen.var("f")
             gen.emit(ind, f"{fv} = {get}({f.name!r})")
-            res = _avro_node(gen, f.schema, fv, ind, reference, depth + 1)
-            parts.append(f"{f.name!r}: {res}")
+            parts.append(f"{f.name!r}: {child(f.schema, fv, ind)}")
         gen.emit(ind, f"{out} = {{{', '.join(parts)}}}")
     else:
         raise _Unsupported
-    return out
