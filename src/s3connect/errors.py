@@ -13,6 +13,7 @@ __all__ = [
     "SchemaRegistryError",
     "SourceObjectError",
     "StorageError",
+    "record_place",
 ]
 
 
@@ -22,6 +23,11 @@ class S3ConnectError(Exception):
 
 class ConfigError(S3ConnectError, ValueError):
     """A connector config is invalid: raised before any query starts, naming key, value, allowed."""
+
+
+def record_place(topic: str, partition: int | None, offset: int | None) -> str:
+    """How errors name a record: ``(topic='t', partition=0, offset=42)``."""
+    return f"(topic={topic!r}, partition={partition}, offset={offset})"
 
 
 class RecordError(S3ConnectError):
@@ -42,7 +48,7 @@ class RecordError(S3ConnectError):
         stage: str = "TASK_PUT",
         class_name: str = "io.confluent.connect.s3.S3SinkTask",
     ) -> None:
-        super().__init__(f"{message} (topic={topic!r}, partition={partition}, offset={offset})")
+        super().__init__(f"{message} {record_place(topic, partition, offset)}")
         self.topic = topic
         self.partition = partition
         self.offset = offset
@@ -80,9 +86,7 @@ class SchemaRegistryError(S3ConnectError):
         partition: int | None = None,
         offset: int | None = None,
     ) -> None:
-        where = ""
-        if topic is not None:
-            where = f" (topic={topic!r}, partition={partition}, offset={offset})"
+        where = "" if topic is None else " " + record_place(topic, partition, offset)
         super().__init__(f"Schema Registry {url}: {message}{where}")
         self.reason = message
         self.url = url
