@@ -14,15 +14,17 @@ from __future__ import annotations
 import io
 import pickle
 import struct
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from s3connect.records import SinkRecord
-from s3connect.writer import PendingRecord, RawRecord
+from s3connect.rotation import RotatorState
+from s3connect.writer import PendingRecord, RawRecord, TopicPartitionWriter
 
-__all__ = ["decode_pending", "encode_pending"]
+__all__ = ["OpenChunks", "decode_pending", "encode_pending", "open_chunks"]
 
 _SCHEMA = pa.schema(
     [
@@ -63,6 +65,27 @@ def encode_pending(records: list[PendingRecord]) -> bytes:
     )
     packed = pa.compress(pickled, codec="lz4", asbytes=True)
     return b"".join((_CACHED, _SIZES.pack(len(arrow), len(pickled), len(packed)), arrow, packed))
+
+
+@dataclass(frozen=True, slots=True)
+class OpenChunks:
+    """What to save of a writer after a micro-batch: its rotator state and its open records as
+    chunks, either replacing the saved chunks or following them (``replace`` False)."""
+
+    rotator: RotatorState
+    chunks: list[bytes]
+    replace: bool
+
+
+def open_chunks(writer: TopicPartitionWriter) -> OpenChunks:
+    """The state to save after ``writer`` handled a micro-batch. When it committed nothing, the
+    saved chunks stay as they are (not decoded, not encoded again) and only the micro-batch's
+    still-open records are added; otherwise every open record is saved anew."""
+    if writer.flushed:
+        state, pending = writer.snapshot()
+        return OpenChunks(state, [encode_pending(pending)] if pending else [], replace=True)
+    new = writer.new_pending()
+    return OpenChunks(writer.rotator.state, [encode_pending(new)] if new else [], replace=False)
 
 
 def _encode_raw(records: list[PendingRecord]) -> bytes:

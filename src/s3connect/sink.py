@@ -51,7 +51,7 @@ from s3connect.dead_letter_queue import (
 from s3connect.dead_letters import DeadLetter
 from s3connect.errors import ConfigError
 from s3connect.partition_state import PartitionStateStore, local_state_root
-from s3connect.pending import decode_pending, encode_pending
+from s3connect.pending import decode_pending, open_chunks
 from s3connect.pipeline import build_writer_context
 from s3connect.queries import await_query
 from s3connect.writer import CommittedObject, RawRecord, TopicPartitionWriter, WriterContext
@@ -216,13 +216,9 @@ class _OpenPartition:
     def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
         writer = self.writer
         self.committed += writer.on_timer(now_ms)
-        if writer.flushed:
-            state, pending = writer.snapshot()
-            chunks = [encode_pending(pending)] if pending else []
-        else:  # the saved records, still encoded, then this micro-batch's
-            state, new = writer.rotator.state, writer.new_pending()
-            chunks = self.saved_chunks + ([encode_pending(new)] if new else [])
-        store.save(*self.key, self.last_offset + 1, state, chunks, loaded=self.loaded)
+        saved = open_chunks(writer)
+        chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
+        store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
         return _output_batch(self.committed, writer.dead_letters)
 
 

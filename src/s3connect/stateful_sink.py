@@ -24,7 +24,7 @@ from pyspark.sql.streaming.stateful_processor import (
 from s3connect.config import SinkConfig
 from s3connect.dead_letter_queue import DEAD_LETTER_COLUMNS, dead_letter_row
 from s3connect.dead_letters import DeadLetter
-from s3connect.pending import decode_pending, encode_pending
+from s3connect.pending import decode_pending, open_chunks
 from s3connect.pipeline import build_writer_context
 from s3connect.rotation import RotatorState
 from s3connect.sink import COMMIT_COLUMNS, OUTPUT_COLUMNS, gc_paused, raw_records
@@ -101,17 +101,15 @@ class SinkProcessor(StatefulProcessor):
         return TopicPartitionWriter(self._ctx, topic, partition, state, load)
 
     def _save(self, writer: TopicPartitionWriter, now_ms: int) -> None:
-        if writer.flushed:
-            state, pending = writer.snapshot()
+        saved = open_chunks(writer)
+        if saved.replace:
             self._pending.clear()
-            if pending:
-                self._pending.put([(encode_pending(pending),)])
+            if saved.chunks:
+                self._pending.put([(chunk,) for chunk in saved.chunks])
         else:
-            state = writer.rotator.state
-            new = writer.new_pending()
-            if new:
-                self._pending.appendValue((encode_pending(new),))
-        self._rotator.update((json.dumps(state.to_dict()),))
+            for chunk in saved.chunks:
+                self._pending.appendValue((chunk,))
+        self._rotator.update((json.dumps(saved.rotator.to_dict()),))
         if not self._timers:
             return
         for old in self._handle.listTimers():
