@@ -19,9 +19,8 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
+from s3connect.converters import EPOCH, EPOCH_DAY, bytes_to_decimal
 from s3connect.registry_converters import (
-    _EPOCH,
-    _EPOCH_DAY,
     Convert,
     _identity,
     _Prepared,
@@ -368,15 +367,14 @@ def _avro_default(schema: ConnectSchema, a: _Avro, raw: Any) -> Any:
         return out
     if schema.name == DECIMAL:
         if isinstance(raw, str):
-            unscaled = int.from_bytes(raw.encode("latin-1"), "big", signed=True)
-            return Decimal(unscaled).scaleb(-int(schema.parameters["scale"]))
+            return bytes_to_decimal(raw.encode("latin-1"), int(schema.parameters["scale"]))
         return None
     if schema.name == DATE and isinstance(raw, int):
-        return _EPOCH_DAY + timedelta(days=raw)
+        return EPOCH_DAY + timedelta(days=raw)
     if schema.name == TIME and isinstance(raw, int):
         return (datetime.min + timedelta(milliseconds=raw)).time()
     if schema.name == TIMESTAMP and isinstance(raw, int):
-        return _EPOCH + timedelta(milliseconds=raw)
+        return EPOCH + timedelta(milliseconds=raw)
     t = schema.type
     if t is Type.BYTES:
         return raw.encode("latin-1") if isinstance(raw, str) else None
@@ -501,10 +499,9 @@ def _avro_value(a: _Avro, s: ConnectSchema, named: bool) -> Convert | None:
         ]
         if all(c is None for _, c in convs):
             return None
-        pairs = [(n, c) for n, c in convs]
 
         def record(v: Any) -> Any:
-            return {n: (v[n] if c is None else c(v[n])) for n, c in pairs}
+            return {n: (v[n] if c is None else c(v[n])) for n, c in convs}
 
         return record
     if kind == "array":

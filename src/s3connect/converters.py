@@ -28,10 +28,13 @@ from s3connect.codegen import json_to_connect_fast
 from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 
 __all__ = [
+    "EPOCH",
+    "EPOCH_DAY",
     "ByteArrayConverter",
     "Converter",
     "JsonConverter",
     "StringConverter",
+    "bytes_to_decimal",
     "converter_names",
     "date_to_days",
     "decimal_scale",
@@ -46,8 +49,8 @@ __all__ = [
     "timestamp_to_millis",
 ]
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_EPOCH_DAY = date(1970, 1, 1)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+EPOCH_DAY = date(1970, 1, 1)
 _MS_PER_DAY = 86_400_000
 _ENVELOPE_ERROR = (
     'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain '
@@ -80,7 +83,7 @@ def timestamp_to_millis(value: Any) -> int:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
-        return int((value - _EPOCH) // timedelta(milliseconds=1))
+        return int((value - EPOCH) // timedelta(milliseconds=1))
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise ValueError(f"Timestamp value must be a datetime, got {type(value).__name__}")
@@ -91,7 +94,7 @@ def date_to_days(value: Any) -> int:
     if isinstance(value, datetime):
         value = value.date() if value.tzinfo is None else value.astimezone(UTC).date()
     if isinstance(value, date):
-        return (value - _EPOCH_DAY).days
+        return (value - EPOCH_DAY).days
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise ValueError(f"Date value must be a date, got {type(value).__name__}")
@@ -143,7 +146,8 @@ def decimal_to_bytes(unscaled: int) -> bytes:
     return unscaled.to_bytes(length, "big", signed=True)
 
 
-def _bytes_to_decimal(raw: bytes, scale: int) -> Decimal:
+def bytes_to_decimal(raw: bytes, scale: int) -> Decimal:
+    """The Decimal of big-endian two's complement unscaled bytes at ``scale``."""
     return Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)
 
 
@@ -158,7 +162,6 @@ _SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
 _JSON_WS = b" \t\n\r"
 _ENVELOPE_START = b'{"schema":'
 _PAYLOAD_KEY = ',"payload":'
-_MISS: Any = object()
 
 
 def _loads(data: bytes) -> Any:
@@ -286,18 +289,18 @@ def _json_to_connect(
                 raw = base64.b64decode(node, validate=True)
             except ValueError as e:
                 raise ValueError(f"Invalid base64 for Decimal: {node!r}") from e
-            return _bytes_to_decimal(raw, scale)
+            return bytes_to_decimal(raw, scale)
         _expect(isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node)
         return Decimal(decimal_unscaled(schema, Decimal(node))).scaleb(-scale)
     if name in (DATE, TIME, TIMESTAMP):
         _expect(isinstance(node, int) and not isinstance(node, bool), schema, node)
         if name == DATE:
-            return _EPOCH_DAY + timedelta(days=node)
+            return EPOCH_DAY + timedelta(days=node)
         if name == TIME:
             if not 0 <= node < _MS_PER_DAY:
                 raise ValueError(f"Time value {node} is outside 0..86399999 milliseconds")
             return (datetime.min + timedelta(milliseconds=node)).time()
-        return _EPOCH + timedelta(milliseconds=node)
+        return EPOCH + timedelta(milliseconds=node)
     return _typed(schema, node, replace_null_with_default)
 
 

@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from s3connect.registry_converters import _EPOCH, _EPOCH_DAY, _Prepared, _RegistryConverter
+from s3connect.converters import EPOCH, EPOCH_DAY, bytes_to_decimal
+from s3connect.registry_converters import _Prepared, _RegistryConverter
 from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 
 __all__ = ["JSON_ENUM", "JSON_ONE_OF", "JsonSchemaConverter", "json_schema_to_connect"]
@@ -351,17 +352,16 @@ def _json_value(schema: ConnectSchema, node: Any, present: bool = True) -> Any:
                 raw = base64.b64decode(node, validate=True)
             except (binascii.Error, ValueError) as exc:
                 raise ValueError("Invalid bytes for Decimal field") from exc
-            scale = int(schema.parameters.get("scale", "0"))
-            return Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)
+            return bytes_to_decimal(raw, int(schema.parameters.get("scale", "0")))
         raise ValueError("Invalid type for Decimal, underlying representation should be numeric")
     if name in (DATE, TIME, TIMESTAMP):
         if not isinstance(node, int) or isinstance(node, bool):
             raise ValueError(f"Invalid type for {name.rpartition('.')[2]}: {node!r}")
         if name == DATE:
-            return _EPOCH_DAY + timedelta(days=node)
+            return EPOCH_DAY + timedelta(days=node)
         if name == TIME:
             return (datetime.min + timedelta(milliseconds=node % 86_400_000)).time()
-        return _EPOCH + timedelta(milliseconds=node)
+        return EPOCH + timedelta(milliseconds=node)
     t = schema.type
     if t is Type.BOOLEAN:
         return node is True

@@ -13,12 +13,11 @@ import base64
 import binascii
 import dataclasses
 from datetime import date, time, timedelta
-from decimal import Decimal
 from typing import Any
 
+from s3connect.converters import EPOCH, bytes_to_decimal
 from s3connect.registry import Registry, read_message_indexes, subject_name, wire_header
 from s3connect.registry_converters import (
-    _EPOCH,
     Convert,
     _Broken,
     _identity,
@@ -293,7 +292,7 @@ def _proto_scalar(schema: ConnectSchema, field: Any) -> Convert:
     ft = field.type
     name = schema.name
     if name == TIMESTAMP:
-        return lambda m: _EPOCH + timedelta(milliseconds=m.seconds * 1000 + m.nanos // 1_000_000)
+        return lambda m: EPOCH + timedelta(milliseconds=m.seconds * 1000 + m.nanos // 1_000_000)
     if name == DATE:
 
         def to_date(m: Any) -> date:
@@ -313,7 +312,7 @@ def _proto_scalar(schema: ConnectSchema, field: Any) -> Convert:
 
         return to_time
     if name == DECIMAL:
-        return lambda m: Decimal(int.from_bytes(m.value, "big", signed=True)).scaleb(-m.scale)
+        return lambda m: bytes_to_decimal(m.value, m.scale)
     if ft == F.TYPE_ENUM:
         enum = field.enum_type
         names = {v.number: v.name for v in enum.values}

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from datetime import UTC, date, datetime
 from typing import Any
 
 from s3connect.registry import REGISTRY_CONVERTER_CLASSES, Registry, subject_name, wire_header
@@ -24,8 +23,6 @@ from s3connect.schema import ConnectSchema
 
 __all__ = ["Convert", "Decoder", "make_registry_converter"]
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_EPOCH_DAY = date(1970, 1, 1)
 Decoder = Callable[[bytes], Any]
 Convert = Callable[[Any], Any]
 

@@ -15,6 +15,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from s3connect.avro_data import AVRO_UNION as UNION
+from s3connect.avro_data import FIELD_DEFAULT_FLAG as _DEFAULT_FLAG
+from s3connect.avro_data import FIELD_DOC as _FIELD_DOC
+from s3connect.avro_data import RECORD_DOC as _RECORD_DOC
 from s3connect.codegen import connect_to_avro_fast
 from s3connect.converters import (
     date_to_days,
@@ -54,11 +58,6 @@ _PRIMITIVES = {
     Type.BYTES: "bytes",
 }
 _LOGICAL = {TIME: "time-millis", TIMESTAMP: "timestamp-millis", DATE: "date"}
-# Parameters AvroData.toConnectSchema keeps for Avro input (docs, field-default flag, unions).
-UNION = f"{NAMESPACE}.Union"
-_RECORD_DOC = f"{NAMESPACE}.record.doc"
-_FIELD_DOC = f"{NAMESPACE}.field.doc."
-_DEFAULT_FLAG = f"{NAMESPACE}.field.default"
 
 
 @dataclasses.dataclass
