@@ -39,7 +39,8 @@ def main() -> int:
     step(f"Kafka: topic {TOPIC!r} with 3 partitions on {KAFKA}")
     admin = AdminClient({"bootstrap.servers": KAFKA})
     # Start clean: the broker keeps its data between `make up`s, so drop both topics.
-    stale = [t for t in (TOPIC, f"copy_of_{TOPIC}") if t in admin.list_topics(timeout=10).topics]
+    existing = admin.list_topics(timeout=10).topics
+    stale = [t for t in (TOPIC, f"copy_of_{TOPIC}") if t in existing]
     if stale:
         for future in admin.delete_topics(stale).values():
             future.result()

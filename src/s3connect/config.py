@@ -526,14 +526,12 @@ class SinkConfig:
         ):
             if registry is not None:
                 prefix = f"{side}.converter."
-                d[prefix + "schema.registry.url"] = registry.url
+                d[prefix + "schema.registry.url"] = registry.display_url if masked else registry.url
                 d[prefix + "basic.auth.credentials.source"] = registry.credentials_source
                 if registry.user_info is not None:
                     d[prefix + "basic.auth.user.info"] = registry.user_info
         if masked:
             d = {k: (HIDDEN if _is_secret(k) else v) for k, v in d.items()}
-            for k in [k for k in d if k.endswith("schema.registry.url")]:
-                d[k] = display_url(d[k])
         return d
 
     def __repr__(self) -> str:
@@ -996,21 +994,21 @@ def _extra_tags(r: _Reader) -> tuple[tuple[str, str], ...]:
     text = r.optional(key)
     if text is None:
         return ()
-    pairs: list[tuple[str, str]] = []
+    tags: dict[str, str] = {}
     for item in (part.strip() for part in text.split(",")):
         name, sep, value = item.partition(":")
         name, value = name.strip(), value.strip()
         if not sep or not name or len(name) > 128 or len(value) > 256:
             r.invalid(key, text, f"{item!r} is not key:value (key 1..128, value 0..256 chars)")
             return ()
-        if name in ("startOffset", "endOffset", "recordCount") or name in dict(pairs):
+        if name in ("startOffset", "endOffset", "recordCount") or name in tags:
             r.invalid(key, text, f"tag {name!r} is given twice (or is an offset tag)")
             return ()
-        pairs.append((name, value))
-    if len(pairs) > 7:
+        tags[name] = value
+    if len(tags) > 7:
         r.invalid(key, text, "at most 7 extra tags (S3 allows 10 an object, 3 are offset tags)")
         return ()
-    return tuple(pairs)
+    return tuple(tags.items())
 
 
 def _parse_trigger(value: str) -> tuple[str, int | None] | None:
@@ -1493,8 +1491,8 @@ def _check_joda_pattern(pattern: str, timezone: str, locale: str) -> str | None:
 def _read_converters(r: _Reader, kw: dict[str, Any]) -> None:
     sr_converters: set[str] = set()
     allowed = (
-        "must be one of json, string, bytearray, avro, jsonschema, protobuf or their converter "
-        "classes (" + ", ".join(SINK_CONVERTER_CLASSES.values()) + ")"
+        f"must be one of {', '.join(SINK_CONVERTER_CLASSES)} or their converter classes "
+        f"({', '.join(SINK_CONVERTER_CLASSES.values())})"
     )
     for side in ("key", "value"):
         key = f"{side}.converter"
@@ -1562,8 +1560,7 @@ def _read_registry(r: _Reader, side: str, converter: str) -> RegistrySettings | 
     if url is None:
         r.missing(prefix + "schema.registry.url", f"the Schema Registry base URL {what}")
         return None
-    bad = [u.strip() for u in url.split(",") if not re.match(r"^https?://\S+$", u.strip())]
-    if bad:
+    if not all(re.match(r"^https?://\S+$", u.strip()) for u in url.split(",")):
         r.invalid(prefix + "schema.registry.url", display_url(url), "must be http(s) URLs")
     source = r.choice(
         prefix + "basic.auth.credentials.source", "URL", ("URL", "USER_INFO", "SASL_INHERIT")
