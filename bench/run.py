@@ -128,7 +128,7 @@ def ensure_topic(records: int, partitions: int, record_bytes: int) -> str:
 def run_variant(variant: str, topic: str, out: Path, max_offsets: int) -> None:
     """Run one variant to completion in this process (called in a child process)."""
     os.environ.setdefault("S3CONNECT_DRIVER_MEMORY", "4g")
-    from s3connect.spark import get_spark
+    from s3connect.spark.session import get_spark
 
     spark = get_spark(f"bench-{variant}")
     spark.sparkContext.setLogLevel("ERROR")
@@ -142,8 +142,8 @@ def run_variant(variant: str, topic: str, out: Path, max_offsets: int) -> None:
 def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int) -> None:
     checkpoint = str(out / "checkpoint")
     if variant == "s3connect":
-        from s3connect.config import SinkConfig
-        from s3connect.sink import run_sink
+        from s3connect.config.sink import SinkConfig
+        from s3connect.spark.sink_query import run_sink
 
         config = SinkConfig.from_mapping(
             {
@@ -174,7 +174,7 @@ def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int
     )
     writer = df.writeStream.option("checkpointLocation", checkpoint).trigger(availableNow=True)
     if variant == "arrow-handoff":
-        from s3connect.sink import kafka_rows, processor_input
+        from s3connect.spark.sink_query import kafka_rows, processor_input
 
         def handoff(batch: Any, batch_id: int) -> None:
             processor_input(kafka_rows(batch)).mapInArrow(_count_rows, "n LONG").collect()

@@ -73,9 +73,9 @@ def produce_from_memory(topic: str, records: int, partitions: int, size: int) ->
 
 
 def run_child(data: Path, topic: str, checkpoint: Path) -> None:
-    from s3connect.source import run_source
-    from s3connect.source_config import SourceConfig
-    from s3connect.spark import get_spark
+    from s3connect.config.source import SourceConfig
+    from s3connect.spark.session import get_spark
+    from s3connect.spark.source_query import run_source
 
     spark = get_spark("bench-source")
     spark.sparkContext.setLogLevel("ERROR")

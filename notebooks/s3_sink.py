@@ -21,14 +21,14 @@
 
 # COMMAND ----------
 
-from s3connect.notebook import (
+from s3connect.app.secrets import connector_secrets
+from s3connect.app.sink_notebook import (
     declare_sink_widgets,
     show_effective_config,
     show_sink_result,
     sink_config_from_widgets,
 )
-from s3connect.secrets import connector_secrets
-from s3connect.widgets import notebook_widgets
+from s3connect.app.widgets import notebook_widgets
 
 widgets = notebook_widgets(globals())
 declare_sink_widgets(widgets)
@@ -51,8 +51,8 @@ show_effective_config(config)
 
 # COMMAND ----------
 
-from s3connect.sink import run_sink  # noqa: E402
-from s3connect.spark import get_spark  # noqa: E402
+from s3connect.spark.session import get_spark  # noqa: E402
+from s3connect.spark.sink_query import run_sink  # noqa: E402
 
 spark = get_spark("s3connect-sink")
 summary = run_sink(config, spark)

@@ -25,13 +25,13 @@
 
 # COMMAND ----------
 
-from s3connect.secrets import connector_secrets
-from s3connect.source_notebook import (
+from s3connect.app.secrets import connector_secrets
+from s3connect.app.source_notebook import (
     declare_source_widgets,
     show_source_config,
     source_config_from_widgets,
 )
-from s3connect.widgets import notebook_widgets
+from s3connect.app.widgets import notebook_widgets
 
 widgets = notebook_widgets(globals())
 declare_source_widgets(widgets)
@@ -55,8 +55,8 @@ show_source_config(config)
 
 # COMMAND ----------
 
-from s3connect.source import run_source  # noqa: E402
-from s3connect.spark import get_spark  # noqa: E402
+from s3connect.spark.session import get_spark  # noqa: E402
+from s3connect.spark.source_query import run_source  # noqa: E402
 
 spark = get_spark("s3connect-source")
 summary = run_source(config, spark)

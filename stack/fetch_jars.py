@@ -4,7 +4,7 @@
   ``stack/stack.py``.
 - ``.deps/spark-jars``: the Spark Kafka connector, spark-avro and Delta (``stack/spark-pom.xml``)
   minus every artifact PySpark's own ``jars/`` already has (as ``spark.jars.packages`` would skip
-  Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.get_spark`.
+  Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.session.get_spark`.
 - ``.deps/schema-registry``: Apicurio Registry, a real server of Confluent's Schema Registry REST
   API (under ``/apis/ccompat/v7``), run by ``stack/stack.py``. Its release is published on Maven
   Central as a ready-to-run Quarkus distribution (``apicurio-registry-app:<v>:tar.gz:all``, a

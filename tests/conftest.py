@@ -157,7 +157,7 @@ def spark() -> Iterator[SparkSession]:
     os.environ.setdefault("S3CONNECT_SPARK_MASTER", "local[2]")
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "test")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "test")
-    from s3connect.spark import get_spark
+    from s3connect.spark.session import get_spark
 
     session = get_spark("s3connect-tests", shuffle_partitions=2)
     session.sparkContext.setLogLevel("ERROR")

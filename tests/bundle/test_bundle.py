@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from databricks.bundles.jobs import Job, JobsHealthMetric, PauseStatus, TaskRetryMode
 
-from s3connect.notebook import SINK_WIDGETS
-from s3connect.source_notebook import SOURCE_WIDGETS
-from s3connect.widgets import LocalWidgets
+from s3connect.app.sink_notebook import SINK_WIDGETS
+from s3connect.app.source_notebook import SOURCE_WIDGETS
+from s3connect.app.widgets import LocalWidgets
 from tests.bundle.bundlehelp import (
     NOTEBOOK_HEADER,
     ROOT,
@@ -356,7 +356,7 @@ def test_no_credentials_in_any_yaml() -> None:
 
 
 def test_the_secret_keys_in_yaml_are_the_ones_the_secrets_module_reads() -> None:
-    from s3connect.secrets import SCOPE_ENV, SECRET_KEYS
+    from s3connect.app.secrets import SCOPE_ENV, SECRET_KEYS
 
     names = {name for _, name, _ in SECRET_KEYS}
     for spec in BUNDLE.jobs.values():

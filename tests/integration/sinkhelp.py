@@ -22,8 +22,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from confluent_kafka import Producer
 
-from s3connect.config import SinkConfig
-from s3connect.sink import SinkSummary, run_sink
+from s3connect.config.sink import SinkConfig
+from s3connect.sink.summary import SinkSummary
+from s3connect.spark.sink_query import run_sink
 from tests.conftest import KAFKA, S3_CREDENTIALS, S3_ENDPOINT
 
 # ---------------------------------------------------------------------------------------------

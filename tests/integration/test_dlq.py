@@ -14,8 +14,8 @@ import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient
 
-from s3connect.config import SinkConfig
-from s3connect.sink import run_sink
+from s3connect.config.sink import SinkConfig
+from s3connect.spark.sink_query import run_sink
 from tests.integration.sinkhelp import envelope, objects, read_avro, sink_keys, user
 
 T0 = 1_710_036_300_000

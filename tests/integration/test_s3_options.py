@@ -18,10 +18,10 @@ import boto3
 import pytest
 from confluent_kafka import Producer
 
-from s3connect.config import SinkConfig
+from s3connect.config.sink import SinkConfig
 from s3connect.errors import StorageError
-from s3connect.pipeline import build_storage
-from s3connect.storage import S3Storage
+from s3connect.sink.context import build_storage
+from s3connect.storage.s3 import S3Storage
 from tests.conftest import S3_CREDENTIALS, S3_ENDPOINT
 from tests.integration.sinkhelp import json_values, keys_of, produce, run, sink_keys
 

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from confluent_kafka import Producer
 
-from s3connect.cli import main as cli_main
-from s3connect.config import SinkConfig
-from s3connect.sink import start_sink
+from s3connect.app.cli import main as cli_main
+from s3connect.config.sink import SinkConfig
+from s3connect.spark.sink_query import start_sink
 from tests.integration.sinkhelp import (
     USER_AVRO_SCHEMA,
     envelope,
@@ -680,7 +680,7 @@ def test_exactly_once_after_sigkill_mid_stream(
         "AWS_ACCESS_KEY_ID": "test",
         "AWS_SECRET_ACCESS_KEY": "test",
     }
-    cli = [sys.executable, "-m", "s3connect.cli", "sink", "--config", str(config_file)]
+    cli = [sys.executable, "-m", "s3connect.app.cli", "sink", "--config", str(config_file)]
     log_file = tmp_path / "killed.log"
     with log_file.open("wb") as out:
         proc = subprocess.Popen(

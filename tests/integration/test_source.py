@@ -15,10 +15,12 @@ import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from s3connect.converters import JsonConverter, parse_json_schema
+from s3connect.config.source import SourceConfig
+from s3connect.connect.json_data import parse_json_schema
+from s3connect.convert.json import JsonConverter
 from s3connect.errors import DestinationError, SourceObjectError
-from s3connect.source import SourceSummary, run_source, start_source
-from s3connect.source_config import SourceConfig
+from s3connect.source.summary import SourceSummary
+from s3connect.spark.source_query import run_source, start_source
 from tests.integration.sinkhelp import USER_SCHEMA, produce, run, sink_keys, user
 
 Consume = Callable[..., list[Any]]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from s3connect.storage import S3Settings, S3Storage
+from s3connect.storage.s3 import S3Settings, S3Storage
 from tests.conftest import S3_CREDENTIALS, S3_ENDPOINT
 
 MiB = 1024 * 1024

@@ -2,7 +2,7 @@
 
 Differential tests over random schemas and (often invalid) values: the JsonConverter (envelope
 prefix cache, generated payload converter) against a plain ``json.loads`` plus the reference
-``_json_to_connect``; the generated Connect -> Avro converter against ``to_avro_value``.
+``json_to_connect``; the generated Connect -> Avro converter against ``to_avro_value``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,10 @@ from typing import Any
 
 import pytest
 
-from s3connect.converters import (
-    _ENVELOPE_ERROR,
-    JsonConverter,
-    _json_to_connect,
-    parse_json_schema,
-)
+from s3connect.connect.json_data import json_to_connect, parse_json_schema
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
+from s3connect.convert.json import _ENVELOPE_ERROR, JsonConverter
 from s3connect.formats.connect_avro import compile_to_avro, to_avro_value
-from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
 
 _PRIMITIVES = ["int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes"]
 _DEFAULTS = {"int32": 7, "string": "dflt", "boolean": True, "double": 1.5}
@@ -100,7 +96,7 @@ def _reference(data: bytes) -> tuple[Any, Any]:
     if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
         raise ValueError(_ENVELOPE_ERROR)
     schema = parse_json_schema(node["schema"])
-    return _json_to_connect(schema, node["payload"], True), schema
+    return json_to_connect(schema, node["payload"], True), schema
 
 
 def _outcome(f: Any) -> tuple[Any, ...]:

@@ -1,4 +1,4 @@
-"""Unit tests for s3connect.config: parsing, Confluent defaults, validation and masking."""
+"""Unit tests for s3connect.config.sink: parsing, Confluent defaults, validation and masking."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from s3connect.config import (
+from s3connect.config.sink import (
     FORMAT_CLASSES,
     HIDDEN,
     PARTITIONER_CLASSES,

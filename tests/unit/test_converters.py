@@ -9,19 +9,13 @@ from typing import Any
 
 import pytest
 
-from s3connect.converters import (
-    ByteArrayConverter,
-    Converter,
-    JsonConverter,
-    StringConverter,
-    converter_names,
-    dumps_json,
-    make_converter,
-    parse_json_schema,
-    register_converter,
-    schema_to_json,
-)
-from s3connect.schema import ConnectSchema, Field, Type
+from s3connect.connect.json_data import dumps_json, parse_json_schema, schema_to_json
+from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.convert.base import Converter
+from s3connect.convert.bytearray import ByteArrayConverter
+from s3connect.convert.factory import converter_names, make_converter, register_converter
+from s3connect.convert.json import JsonConverter
+from s3connect.convert.string import StringConverter
 
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
 TIMESTAMP = "org.apache.kafka.connect.data.Timestamp"
@@ -346,6 +340,6 @@ def test_register_converter() -> None:
         assert make_converter("upper-test").to_connect("t", b"ab") == ("AB", None)
         assert "upper-test" in converter_names()
     finally:
-        from s3connect import converters
+        from s3connect.convert import factory as converters
 
         converters._REGISTRY.pop("upper-test")

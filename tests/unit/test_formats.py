@@ -17,18 +17,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from s3connect.converters import JsonConverter
-from s3connect.formats import (
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.convert.json import JsonConverter
+from s3connect.formats.base import Format
+from s3connect.formats.connect_avro import avro_schema_json
+from s3connect.formats.factory import (
     AvroFormat,
     ByteArrayFormat,
-    Format,
     JsonFormat,
     ParquetFormat,
     make_format,
 )
-from s3connect.formats.connect_avro import avro_schema_json
-from s3connect.records import SinkRecord
-from s3connect.schema import ConnectSchema, Field, Type
 
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
 TIMESTAMP = "org.apache.kafka.connect.data.Timestamp"

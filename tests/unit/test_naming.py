@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from s3connect.naming import ObjectKey, object_key, parse_object_key
+from s3connect.storage.naming import ObjectKey, object_key, parse_object_key
 
 
 def test_default_key() -> None:

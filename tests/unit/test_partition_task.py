@@ -10,10 +10,10 @@ import fastavro
 import pyarrow as pa
 import pytest
 
-from s3connect.config import SinkConfig
-from s3connect.partition_state import PartitionStateStore, local_state_root
-from s3connect.rotation import RotatorState
-from s3connect.sink import PartitionTask
+from s3connect.config.sink import SinkConfig
+from s3connect.sink.partition_state import PartitionStateStore, local_state_root
+from s3connect.sink.rotation import RotatorState
+from s3connect.sink.task import PartitionTask
 
 
 def _config(tmp_path: Path, **extra: str) -> SinkConfig:
@@ -193,7 +193,7 @@ def test_avro_files_are_written_in_the_task(tmp_path: Path) -> None:
 
 def test_which_sink_a_checkpoint_gets(tmp_path: Path) -> None:
     from s3connect.errors import ConfigError
-    from s3connect.sink import _task_state_root
+    from s3connect.spark.sink_query import _task_state_root
 
     config = _config(tmp_path)
     root = tmp_path / "cp" / "s3connect-state"
@@ -234,7 +234,7 @@ def test_open_records_accumulate_over_batches_that_commit_nothing(tmp_path: Path
 
 def test_a_checkpoint_the_sink_cannot_write_fails_clearly(tmp_path: Path) -> None:
     from s3connect.errors import ConfigError
-    from s3connect.sink import _task_state_root
+    from s3connect.spark.sink_query import _task_state_root
 
     (tmp_path / "file").write_text("")
     config = _config(tmp_path, **{"checkpoint.location": str(tmp_path / "file" / "cp")})

@@ -9,8 +9,10 @@ from urllib.parse import unquote
 
 import pytest
 
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.errors import ConfigError, PartitionError
-from s3connect.partitioners import (
+from s3connect.sink.partitioners import (
     DailyPartitioner,
     DefaultPartitioner,
     FieldPartitioner,
@@ -21,8 +23,6 @@ from s3connect.partitioners import (
     WallclockTimestampExtractor,
     encode_path_value,
 )
-from s3connect.records import SinkRecord
-from s3connect.schema import ConnectSchema, Field, Type
 
 TS = ConnectSchema(Type.INT64, name="org.apache.kafka.connect.data.Timestamp")
 ADDRESS = ConnectSchema(

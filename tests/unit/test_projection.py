@@ -9,10 +9,15 @@ from typing import Any
 
 import pytest
 
+from s3connect.connect.projection import (
+    is_promotable,
+    parameters_differ,
+    project_record,
+    project_value,
+)
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.errors import RecordError, SchemaProjectionError
-from s3connect.projection import is_promotable, parameters_differ, project_record, project_value
-from s3connect.records import SinkRecord
-from s3connect.schema import ConnectSchema, Field, Type
 
 INT8, INT16, INT32, INT64 = Type.INT8, Type.INT16, Type.INT32, Type.INT64
 FLOAT, DOUBLE, STRING = Type.FLOAT32, Type.FLOAT64, Type.STRING

@@ -19,19 +19,11 @@ from confluent_kafka.schema_registry import RegisteredSchema, Schema
 from confluent_kafka.schema_registry.error import SchemaRegistryError as ClientError
 from google.protobuf import message_factory
 
-from s3connect.avro_data import AVRO_UNION, avro_to_connect_schema
-from s3connect.config import SinkConfig
-from s3connect.errors import ConfigError, SchemaRegistryError
-from s3connect.formats.connect_avro import avro_schema_json, to_avro_value
-from s3connect.json_schema_data import json_schema_to_connect
-from s3connect.proto_text import parse_proto
-from s3connect.protobuf_data import (
-    _add_file,
-    _message_at,
-    _well_known_pool,
-    protobuf_to_connect_schema,
-)
-from s3connect.registry import (
+from s3connect.config.sink import SinkConfig
+from s3connect.connect.schema import DATE, DECIMAL, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.convert.factory import make_registry_converter
+from s3connect.convert.registry.avro import AVRO_UNION, avro_to_connect_schema
+from s3connect.convert.registry.client import (
     Registry,
     RegistrySettings,
     RetryPolicy,
@@ -40,8 +32,16 @@ from s3connect.registry import (
     wire_header,
     with_record_context,
 )
-from s3connect.registry_converters import make_registry_converter
-from s3connect.schema import DATE, DECIMAL, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.convert.registry.json_schema import json_schema_to_connect
+from s3connect.convert.registry.proto_parser import parse_proto
+from s3connect.convert.registry.protobuf import (
+    _add_file,
+    _message_at,
+    _well_known_pool,
+    protobuf_to_connect_schema,
+)
+from s3connect.errors import ConfigError, SchemaRegistryError
+from s3connect.formats.connect_avro import avro_schema_json, to_avro_value
 
 # ---------------------------------------------------------------------------------------------
 # An in-memory registry client (the subset the converters call)

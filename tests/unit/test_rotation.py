@@ -14,8 +14,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.errors import ConfigError, RecordError, SchemaProjectionError
-from s3connect.rotation import (
+from s3connect.sink.rotation import (
     Commit,
     FileInfo,
     RotationPolicy,
@@ -25,7 +26,6 @@ from s3connect.rotation import (
     SchemaCompatibility,
     next_time_adjusted_by_day,
 )
-from s3connect.schema import ConnectSchema, Field, Type
 
 LA = "America/Los_Angeles"
 NY = "America/New_York"

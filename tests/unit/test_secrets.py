@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from s3connect.secrets import SCOPE_ENV, SECRET_KEYS, connector_secrets
+from s3connect.app.secrets import SCOPE_ENV, SECRET_KEYS, connector_secrets
 
 
 def test_locally_kafka_credentials_come_from_the_environment() -> None:

@@ -1,4 +1,4 @@
-"""Unit tests for s3connect.source_config and the RegexRouter renaming."""
+"""Unit tests for s3connect.config.source and the RegexRouter renaming."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from s3connect.cli import main
+from s3connect.app.cli import main
+from s3connect.app.source_notebook import declare_source_widgets, source_config_from_widgets
+from s3connect.app.widgets import LocalWidgets
+from s3connect.config.source import SourceConfig
 from s3connect.errors import ConfigError
-from s3connect.source_config import SourceConfig
-from s3connect.source_notebook import declare_source_widgets, source_config_from_widgets
-from s3connect.topic_router import REGEX_ROUTER, RegexRoute
-from s3connect.widgets import LocalWidgets
+from s3connect.transforms.regex_router import REGEX_ROUTER, RegexRoute
 
 MINIMAL = {
     "kafka.bootstrap.servers": "localhost:9092",

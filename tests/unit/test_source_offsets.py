@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from s3connect.source_offsets import (
+from s3connect.source.offsets import (
     ALL,
     ObjectSlice,
     Position,
@@ -15,7 +15,7 @@ from s3connect.source_offsets import (
     tp_id,
     tp_of,
 )
-from s3connect.source_reader import SourceObject
+from s3connect.source.reader import SourceObject
 
 
 def obj(topic: str, partition: int, offset: int) -> SourceObject:

@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from s3connect.converters import JsonConverter
+from s3connect.config.source import SourceConfig
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.convert.json import JsonConverter
 from s3connect.errors import SourceObjectError
-from s3connect.formats import make_format
+from s3connect.formats.factory import make_format
 from s3connect.formats.readers import read_file
-from s3connect.naming import object_key
-from s3connect.records import SinkRecord
-from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
-from s3connect.source_config import SourceConfig
-from s3connect.source_reader import SourceObject, list_objects, read_object
-from s3connect.storage import LocalStorage
+from s3connect.source.reader import SourceObject, list_objects, read_object
+from s3connect.storage.local import LocalStorage
+from s3connect.storage.naming import object_key
 
 BASE = {
     "kafka.bootstrap.servers": "localhost:9092",
@@ -123,7 +123,7 @@ def test_bad_name_is_skipped_and_logged(
     store = LocalStorage(tmp_path)
     put(store, key("a", 0, 0, ".json"))
     put(store, BAD)
-    caplog.set_level(logging.INFO, logger="s3connect.source")
+    caplog.set_level(logging.INFO, logger="s3connect.spark.source_query")
     listing = list_objects(store, config(**{"behavior.on.error": mode}))
     assert [o.start_offset for o in listing.objects[("a", 0)]] == [0]
     assert listing.skipped == [BAD]
@@ -310,9 +310,10 @@ def test_unreadable_object_per_behavior_on_error(tmp_path: Path) -> None:
 def _sink_then_read(
     tmp_path: Path, keys_format: str, headers_format: str, key_converter: str
 ) -> list[tuple[bytes | None, bytes | None, tuple[tuple[str, bytes | None], ...]]]:
-    from s3connect.config import SinkConfig
-    from s3connect.pipeline import build_writer_context
-    from s3connect.writer import RawRecord, TopicPartitionWriter
+    from s3connect.config.sink import SinkConfig
+    from s3connect.connect.records import RawRecord
+    from s3connect.sink.context import build_writer_context
+    from s3connect.sink.writer import TopicPartitionWriter
 
     common = {
         "s3.bucket.name": "b",

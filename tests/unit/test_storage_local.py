@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from s3connect.storage import LocalStorage, S3Settings, make_storage
+from s3connect.storage.factory import make_storage
+from s3connect.storage.local import LocalStorage
+from s3connect.storage.s3 import S3Settings
 
 
 def test_file_url_gives_local_storage_with_the_same_layout(tmp_path: Path) -> None:

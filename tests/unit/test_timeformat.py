@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from s3connect.timeformat import (
+from s3connect.util.timeformat import (
     JodaFormatter,
     JodaZone,
     format_instant,

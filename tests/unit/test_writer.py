@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from s3connect.config import SinkConfig
+from s3connect.config.sink import SinkConfig
+from s3connect.connect.records import RawRecord
 from s3connect.errors import RecordError
-from s3connect.pending import decode_pending, encode_pending
-from s3connect.pipeline import build_writer_context
-from s3connect.writer import PendingRecord, RawRecord, TopicPartitionWriter
+from s3connect.sink.context import build_writer_context
+from s3connect.sink.pending import decode_pending, encode_pending
+from s3connect.sink.writer import PendingRecord, TopicPartitionWriter
 
 
 def _config(tmp_path: Path, **extra: str) -> SinkConfig:
@@ -334,8 +335,8 @@ def test_schemaless_record_into_avro_is_a_dead_letter_of_its_own(tmp_path: Path)
 
 
 def test_context_headers_are_kafka_connects(tmp_path: Path) -> None:
-    from s3connect.dead_letters import DeadLetter, context_headers
     from s3connect.errors import ConversionError
+    from s3connect.sink.dead_letters import DeadLetter, context_headers
 
     error = ConversionError(
         "bad", topic="t", partition=2, offset=7, stage="VALUE_CONVERTER", class_name="C"
@@ -481,7 +482,7 @@ def test_projection_survives_a_restart(tmp_path: Path) -> None:
     state, pending = first.snapshot()
     chunk = encode_pending(pending)
     saved = json.loads(json.dumps(state.to_dict()))
-    from s3connect.rotation import RotatorState
+    from s3connect.sink.rotation import RotatorState
 
     second = TopicPartitionWriter(
         ctx, "t", 0, RotatorState.from_dict(saved), lambda: decode_pending("t", 0, chunk)
@@ -595,7 +596,7 @@ def test_pending_chunks_carry_the_converted_records(tmp_path: Path) -> None:
 def test_pending_chunks_load_nothing_but_connect_data(tmp_path: Path) -> None:
     import pickle
 
-    from s3connect.pending import _ConvertedUnpickler
+    from s3connect.sink.pending import _ConvertedUnpickler
 
     for allowed in (Decimal("1.5"), dt.date(2024, 1, 2), {"a": [1, 2.5, "x", b"y", None]}):
         assert _ConvertedUnpickler(io.BytesIO(pickle.dumps(allowed))).load() == allowed

@@ -12,9 +12,9 @@ from typing import BinaryIO
 import fastavro
 import pyarrow as pa
 
-from s3connect.formats._common import file_schema
+from s3connect.connect.records import SinkRecord
+from s3connect.formats.common import file_schema
 from s3connect.formats.connect_avro import avro_schema, avro_schema_json, compile_to_avro
-from s3connect.records import SinkRecord
 
 __all__ = ["AVRO_CODECS", "AvroFormat"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import BinaryIO
 
-from s3connect.formats._common import check_compression, check_level, open_stream
-from s3connect.records import SinkRecord
+from s3connect.connect.records import SinkRecord
+from s3connect.formats.common import check_compression, check_level, open_stream
 
 __all__ = ["ByteArrayFormat"]
 

@@ -15,21 +15,21 @@ from typing import Any
 
 import pyarrow as pa
 
-from s3connect.avro_data import AVRO_UNION as UNION
-from s3connect.avro_data import FIELD_DEFAULT_FLAG as _DEFAULT_FLAG
-from s3connect.avro_data import FIELD_DOC as _FIELD_DOC
-from s3connect.avro_data import RECORD_DOC as _RECORD_DOC
-from s3connect.codegen import connect_to_avro_fast
-from s3connect.converters import (
+from s3connect.connect.json_data import dumps_json
+from s3connect.connect.logical import (
     date_to_days,
     decimal_scale,
     decimal_to_bytes,
     decimal_unscaled,
-    dumps_json,
     time_to_millis,
     timestamp_to_millis,
 )
-from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.convert.codegen import connect_to_avro_fast
+from s3connect.convert.registry.avro import AVRO_UNION as UNION
+from s3connect.convert.registry.avro import FIELD_DEFAULT_FLAG as _DEFAULT_FLAG
+from s3connect.convert.registry.avro import FIELD_DOC as _FIELD_DOC
+from s3connect.convert.registry.avro import RECORD_DOC as _RECORD_DOC
 
 __all__ = [
     "NAMESPACE",
@@ -347,7 +347,7 @@ def compile_to_avro(schema: ConnectSchema) -> Callable[[Any], Any]:
     """:func:`to_avro_value` specialised once for ``schema``: the same results and errors,
     without re-dispatching on the schema for every value (the sink's hot path).
 
-    Structs and arrays get generated straight-line code (:mod:`s3connect.codegen`) for the
+    Structs and arrays get generated straight-line code (:mod:`s3connect.convert.codegen`) for the
     common case, falling back to the closures of :func:`_compile_reference` for the rest."""
     fast = None if _has_union(schema) else connect_to_avro_fast(schema, _compile_reference)
     return fast if fast is not None else _compile_reference(schema)

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from s3connect.converters import decimal_scale
+from s3connect.connect.logical import decimal_scale
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.formats.connect_avro import NAMESPACE
-from s3connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 
 __all__ = ["connect_schema", "connect_value"]
 

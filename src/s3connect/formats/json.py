@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import BinaryIO
 
-from s3connect.converters import JsonConverter, dumps_json
-from s3connect.formats._common import check_compression, check_level, file_schema, open_stream
-from s3connect.records import SinkRecord
-from s3connect.schema import Type
+from s3connect.connect.json_data import dumps_json
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import Type
+from s3connect.convert.json import JsonConverter
+from s3connect.formats.common import check_compression, check_level, file_schema, open_stream
 
 __all__ = ["JsonFormat"]
 

@@ -8,10 +8,10 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from s3connect.formats._common import file_schema
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema
+from s3connect.formats.common import file_schema
 from s3connect.formats.connect_avro import arrow_schema, avro_schema_json, to_arrow_value
-from s3connect.records import SinkRecord
-from s3connect.schema import ConnectSchema
 
 __all__ = ["PARQUET_CODECS", "ParquetFormat"]
 

@@ -23,9 +23,9 @@ import fastavro.read
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from s3connect.converters import JsonConverter
+from s3connect.connect.schema import ConnectSchema, Type
+from s3connect.convert.json import JsonConverter
 from s3connect.formats.connect_from_avro import connect_schema, connect_value
-from s3connect.schema import ConnectSchema, Type
 
 __all__ = ["BYTES_SCHEMA", "FileRecords", "read_file", "split_records"]
 

@@ -27,8 +27,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, BinaryIO, Literal, Protocol
 
-from s3connect.records import SinkRecord
-from s3connect.schema import ConnectSchema, Field, Type
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema, Field, Type
 
 __all__ = [
     "HEADERS_SCHEMA",

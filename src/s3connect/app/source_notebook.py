@@ -1,0 +1,81 @@
+"""What the S3 source notebook does, so that it stays thin: widgets, config, run, summary.
+
+Widget names are the connector's own keys; a non-empty widget overrides the same key of the
+whole-config widget ``connector.config`` (JSON, or locally also a path to a config file); every
+widget is blank by default, so the whole config's values stand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+
+from s3connect.app.widgets import (
+    FROM_CONFIG,
+    Widgets,
+    WidgetSpec,
+    declare_widgets,
+    whole_config,
+    widget_overrides,
+)
+from s3connect.config.source import SourceConfig
+
+__all__ = [
+    "SOURCE_WIDGETS",
+    "declare_source_widgets",
+    "show_source_config",
+    "source_config_from_widgets",
+]
+
+# (name, default, choices or None, label)
+SOURCE_WIDGETS: tuple[WidgetSpec, ...] = (
+    ("connector.config", "{}", None, "Whole connector config (JSON)"),
+    ("kafka.bootstrap.servers", "", None, "Kafka bootstrap servers"),
+    ("s3.bucket.name", "", None, "S3 bucket"),
+    ("store.url", "", None, "S3 endpoint URL (blank for AWS; file:// for a local folder)"),
+    ("topics.dir", "", None, "topics.dir (blank: topics)"),
+    ("format.class", FROM_CONFIG, (FROM_CONFIG, "json", "avro", "parquet", "bytearray"), "Format"),
+    (
+        "value.converter",
+        FROM_CONFIG,
+        (FROM_CONFIG, "json", "string", "bytearray"),
+        "value.converter",
+    ),
+    (
+        "value.converter.schemas.enable",
+        FROM_CONFIG,
+        (FROM_CONFIG, "true", "false"),
+        "value.converter.schemas.enable",
+    ),
+    ("topic.prefix", "", None, "Destination topic prefix (blank: copy_of_)"),
+    (
+        "behavior.on.error",
+        FROM_CONFIG,
+        (FROM_CONFIG, "fail", "ignore", "log"),
+        "behavior.on.error",
+    ),
+    ("checkpoint.location", "", None, "Checkpoint location"),
+    ("trigger", "", None, "Trigger: availableNow (blank) or an interval (e.g. 30 seconds)"),
+)
+
+
+def declare_source_widgets(widgets: Widgets) -> None:
+    """Declare the source notebook's widgets."""
+    declare_widgets(widgets, SOURCE_WIDGETS)
+
+
+def source_config_from_widgets(
+    widgets: Widgets, secrets: Mapping[str, str] | None = None
+) -> SourceConfig:
+    """The effective source config: the whole-config widget, overridden by non-empty widgets,
+    plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets)."""
+    base = whole_config(widgets.get("connector.config"))
+    overrides = widget_overrides(widgets, SOURCE_WIDGETS, skip="connector.config")
+    return SourceConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
+
+
+def show_source_config(config: SourceConfig, show: Callable[[str], None] = print) -> None:
+    """Print the effective config (secrets masked) and the keys that have no effect."""
+    show(json.dumps(config.describe(masked=True), indent=2, sort_keys=True))
+    if config.ignored_keys:
+        show("keys without effect on the source: " + ", ".join(config.ignored_keys))

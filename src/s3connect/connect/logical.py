@@ -1,0 +1,101 @@
+"""Kafka Connect's logical types (Timestamp, Date, Time, Decimal): conversions between Python values and their wire representation."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from s3connect.connect.schema import ConnectSchema
+
+__all__ = [
+    "EPOCH",
+    "EPOCH_DAY",
+    "bytes_to_decimal",
+    "date_to_days",
+    "decimal_scale",
+    "decimal_to_bytes",
+    "decimal_unscaled",
+    "time_to_millis",
+    "timestamp_to_millis",
+]
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+EPOCH_DAY = date(1970, 1, 1)
+
+MS_PER_DAY = 86_400_000
+
+
+def timestamp_to_millis(value: Any) -> int:
+    """Epoch milliseconds of a Connect Timestamp value (naive datetimes are taken as UTC)."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return int((value - EPOCH) // timedelta(milliseconds=1))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"Timestamp value must be a datetime, got {type(value).__name__}")
+
+
+def date_to_days(value: Any) -> int:
+    """Days since the epoch of a Connect Date value."""
+    if isinstance(value, datetime):
+        value = value.date() if value.tzinfo is None else value.astimezone(UTC).date()
+    if isinstance(value, date):
+        return (value - EPOCH_DAY).days
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"Date value must be a date, got {type(value).__name__}")
+
+
+def time_to_millis(value: Any) -> int:
+    """Milliseconds since midnight of a Connect Time value."""
+    if isinstance(value, time):
+        return (value.hour * 3600 + value.minute * 60 + value.second) * 1000 + (
+            value.microsecond // 1000
+        )
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"Time value must be a time, got {type(value).__name__}")
+
+
+def decimal_scale(schema: ConnectSchema) -> int:
+    """The ``scale`` parameter of a Connect Decimal schema."""
+    try:
+        return int(schema.parameters["scale"])
+    except (KeyError, ValueError) as e:
+        raise ValueError("Decimal schema must have an integer 'scale' parameter") from e
+
+
+def decimal_unscaled(schema: ConnectSchema, value: Any) -> int:
+    """The unscaled integer of ``value`` at the schema's scale (Connect's Decimal.fromLogical)."""
+    scale = decimal_scale(schema)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = Decimal(value)
+    if not isinstance(value, Decimal):
+        raise ValueError(f"Decimal value must be a decimal.Decimal, got {type(value).__name__}")
+    exponent = value.as_tuple().exponent
+    if not isinstance(exponent, int):
+        raise ValueError(f"Decimal value {value} is not finite")
+    if -exponent != scale:
+        try:
+            rescaled = value.quantize(Decimal(1).scaleb(-scale))
+        except InvalidOperation as e:
+            raise ValueError(f"Decimal {value} does not fit scale {scale}") from e
+        if rescaled != value:
+            raise ValueError(f"Decimal {value} has a mismatching scale for scale {scale}")
+        value = rescaled
+    return int(value.scaleb(scale))
+
+
+def decimal_to_bytes(unscaled: int) -> bytes:
+    """Big-endian two's complement, minimal length (Java's ``BigInteger.toByteArray``)."""
+    length = unscaled.bit_length() // 8 + 1
+    return unscaled.to_bytes(length, "big", signed=True)
+
+
+def bytes_to_decimal(raw: bytes, scale: int) -> Decimal:
+    """The Decimal of big-endian two's complement unscaled bytes at ``scale``."""
+    return Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)

@@ -1,0 +1,230 @@
+"""Straight-line Python for the per-record value conversions of the sink's hot path.
+
+The compiled converters (JSON -> Connect in :mod:`s3connect.convert.json`, Connect -> Avro in
+:mod:`s3connect.formats.connect_avro`) are trees of small closures: correct, but several Python
+calls per field. For a schema, :func:`json_to_connect_fast` and :func:`connect_to_avro_fast`
+generate one function with the whole tree inlined (exact ``type(x) is ...`` checks, loops for
+arrays). It handles only the common, unremarkable case: on anything else (a subclass, a value of
+the wrong type, a null for a required field, ...) it hands the whole input to the reference
+converter, which returns the same value or raises its usual error. So a generated function never
+decides an error; it only has to be right when it returns a value itself.
+Types it does not inline (logical types, bytes, maps) are delegated to the reference converter
+of that sub-schema, which gives the same result (or error) as inside the whole tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
+
+__all__ = ["connect_to_avro_fast", "json_to_connect_fast"]
+
+_LOGICAL = (DECIMAL, DATE, TIME, TIMESTAMP)
+_MAX_DEPTH = 24
+
+
+class _Unsupported(Exception):
+    pass
+
+
+class _Gen:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.ns: dict[str, Any] = {"_Decimal": Decimal}
+        self._n = 0
+
+    def var(self, prefix: str = "v") -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def const(self, value: Any) -> str:
+        name = self.var("_k")
+        self.ns[name] = value
+        return name
+
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def build(self, name: str, slow: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        self.ns["_SLOW"] = slow
+        src = f"def {name}(arg):\n    v0 = arg\n" + "\n".join(self.lines) + "\n"
+        exec(compile(src, f"<s3connect.convert.codegen {name}>", "exec"), self.ns)
+        fn: Callable[[Any], Any] = self.ns[name]
+        return fn
+
+
+def json_to_connect_fast(
+    schema: ConnectSchema,
+    replace: bool,
+    reference: Callable[[ConnectSchema, bool], Callable[[Any], Any]],
+) -> Callable[[Any], Any] | None:
+    """A generated JSON -> Connect converter for ``schema``, or None when nothing is gained.
+
+    ``reference(schema, replace)`` gives the reference converter of a (sub-)schema: for the
+    types not inlined, and for the whole value when the generated code does not decide.
+    """
+    if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
+        return None
+    gen = _Gen()
+    try:
+        out = _json_node(gen, schema, "v0", 1, replace, reference, 0)
+    except _Unsupported:
+        return None
+    gen.emit(1, f"return {out}")
+    return gen.build("json_to_connect", reference(schema, replace))
+
+
+def _json_node(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    ind: int,
+    replace: bool,
+    reference: Callable[[ConnectSchema, bool], Callable[[Any], Any]],
+    depth: int,
+) -> str:
+    """Emit code converting the JSON node in ``src``; returns the variable holding the result."""
+    if depth > _MAX_DEPTH:
+        raise _Unsupported
+    t = schema.type
+    out = gen.var()
+    if schema.name in _LOGICAL or t in (Type.BYTES, Type.MAP):
+        # The reference closure handles nulls and defaults itself.
+        gen.emit(ind, f"{out} = {gen.const(reference(schema, replace))}({src})")
+        return out
+    # Null handling, in the reference converter's order.
+    if replace and schema.default is not None:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{out} = {gen.const(schema.default)}")
+        gen.emit(ind, "else:")
+    elif schema.optional:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{out} = None")
+        gen.emit(ind, "else:")
+    else:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, "else:")
+    ind += 1
+    if t in INT_RANGES:
+        low, high = INT_RANGES[t]
+        gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} <= {high}:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {src}")
+    elif t in (Type.FLOAT32, Type.FLOAT64):
+        gen.emit(ind, f"if {src}.__class__ is _Decimal or {src}.__class__ is int:")
+        gen.emit(ind + 1, f"{out} = float({src})")
+        gen.emit(ind, "else:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+    else:
+        _common_node(
+            gen, schema, src, out, ind,
+            lambda sub, s, i: _json_node(gen, sub, s, i, replace, reference, depth + 1),
+        )  # fmt: skip
+    return out
+
+
+def connect_to_avro_fast(
+    schema: ConnectSchema, reference: Callable[[ConnectSchema], Callable[[Any], Any]]
+) -> Callable[[Any], Any] | None:
+    """A generated Connect -> Avro datum converter for ``schema``, or None when nothing is gained.
+
+    ``reference(schema)`` gives the reference converter of a (sub-)schema: for the types not
+    inlined, and for the whole value when the generated code does not decide.
+    """
+    if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
+        return None
+    gen = _Gen()
+    try:
+        out = _avro_node(gen, schema, "v0", 1, reference, 0)
+    except _Unsupported:
+        return None
+    gen.emit(1, f"return {out}")
+    return gen.build("connect_to_avro", reference(schema))
+
+
+def _avro_node(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    ind: int,
+    reference: Callable[[ConnectSchema], Callable[[Any], Any]],
+    depth: int,
+) -> str:
+    if depth > _MAX_DEPTH:
+        raise _Unsupported
+    t = schema.type
+    out = gen.var()
+    if schema.name in _LOGICAL or t in (Type.BYTES, Type.MAP):
+        gen.emit(ind, f"{out} = {gen.const(reference(schema))}({src})")
+        return out
+    # Null handling, in compile_to_avro's order.
+    if schema.default is None and schema.optional:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{out} = None")
+        gen.emit(ind, "else:")
+        ind += 1
+    elif schema.default is None:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+    else:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{src} = {gen.const(schema.default)}")
+    if t in INT_RANGES:
+        gen.emit(ind, f"if {src}.__class__ is not int:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {src}")
+    elif t in (Type.FLOAT32, Type.FLOAT64):
+        gen.emit(ind, f"if {src}.__class__ is float:")
+        gen.emit(ind + 1, f"{out} = {src}")
+        gen.emit(ind, f"elif {src}.__class__ is int:")
+        gen.emit(ind + 1, f"{out} = float({src})")
+        gen.emit(ind, "else:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+    else:
+        _common_node(
+            gen, schema, src, out, ind,
+            lambda sub, s, i: _avro_node(gen, sub, s, i, reference, depth + 1),
+        )  # fmt: skip
+    return out
+
+
+def _common_node(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    out: str,
+    ind: int,
+    child: Callable[[ConnectSchema, str, int], str],
+) -> None:
+    """Emit the code both directions share: booleans and strings kept as they are, arrays and
+    structs rebuilt from their elements (``child(schema, source var, indent)`` emits one)."""
+    t = schema.type
+    if t is Type.BOOLEAN or t is Type.STRING:
+        gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {src}")
+    elif t is Type.ARRAY:
+        assert schema.value_schema is not None
+        gen.emit(ind, f"if {src}.__class__ is not list:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = []")
+        item = gen.var("i")
+        gen.emit(ind, f"for {item} in {src}:")
+        gen.emit(ind + 1, f"{out}.append({child(schema.value_schema, item, ind + 1)})")
+    elif t is Type.STRUCT:
+        gen.emit(ind, f"if {src}.__class__ is not dict:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        get = gen.var("g")
+        gen.emit(ind, f"{get} = {src}.get")
+        parts = []
+        for f in schema.fields:
+            fv = gen.var("f")
+            gen.emit(ind, f"{fv} = {get}({f.name!r})")
+            parts.append(f"{f.name!r}: {child(f.schema, fv, ind)}")
+        gen.emit(ind, f"{out} = {{{', '.join(parts)}}}")
+    else:
+        raise _Unsupported

@@ -1,0 +1,88 @@
+"""The one converter factory: Kafka's JSON, String and ByteArray converters and Confluent's Schema Registry converters, by short or class name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from s3connect.convert.base import Converter
+from s3connect.convert.bytearray import ByteArrayConverter
+from s3connect.convert.json import JsonConverter
+from s3connect.convert.registry.base import RegistryConverter
+from s3connect.convert.registry.client import (
+    REGISTRY_CONVERTER_CLASSES,
+    Registry,
+)
+from s3connect.convert.string import StringConverter
+
+__all__ = [
+    "ConverterFactory",
+    "converter_names",
+    "make_converter",
+    "make_registry_converter",
+    "register_converter",
+]
+
+
+ConverterFactory = Callable[..., Converter]
+
+_REGISTRY: dict[str, ConverterFactory] = {}
+
+_ALIASES = {
+    "org.apache.kafka.connect.json.JsonConverter": "json",
+    "org.apache.kafka.connect.storage.StringConverter": "string",
+    "org.apache.kafka.connect.converters.ByteArrayConverter": "bytearray",
+}
+
+
+def register_converter(name: str, factory: ConverterFactory) -> None:
+    """Register a converter factory under a short name (e.g. Schema Registry converters).
+
+    The factory is called with keyword arguments ``schemas_enable`` and ``is_key``.
+    """
+    _REGISTRY[name.lower()] = factory
+
+
+def converter_names() -> list[str]:
+    """The registered short names, sorted."""
+    return sorted(_REGISTRY)
+
+
+def make_converter(name: str, *, schemas_enable: bool = True, is_key: bool = False) -> Converter:
+    """Build a converter by short name (``json``, ``string``, ``bytearray``) or Kafka class name.
+
+    Raises:
+        ValueError: the name is unknown (the message lists the known names).
+    """
+    key = _ALIASES.get(name.strip(), name.strip()).lower()
+    factory = _REGISTRY.get(key)
+    if factory is None:
+        raise ValueError(f"Unknown converter {name!r}; known: {', '.join(converter_names())}")
+    return factory(schemas_enable=schemas_enable, is_key=is_key)
+
+
+register_converter(
+    "json",
+    lambda *, schemas_enable, is_key: JsonConverter(schemas_enable=schemas_enable, is_key=is_key),
+)
+register_converter("string", lambda *, schemas_enable, is_key: StringConverter(is_key=is_key))
+register_converter("bytearray", lambda *, schemas_enable, is_key: ByteArrayConverter(is_key=is_key))
+
+
+def make_registry_converter(
+    name: str, registry: Registry, *, is_key: bool = False
+) -> RegistryConverter:
+    """The Schema Registry converter ``avro``, ``jsonschema`` or ``protobuf`` (short names or
+    Confluent class names)."""
+    from s3connect.convert.registry.avro import AvroConverter
+    from s3connect.convert.registry.json_schema import JsonSchemaConverter
+    from s3connect.convert.registry.protobuf import ProtobufConverter
+
+    short = next((k for k, v in REGISTRY_CONVERTER_CLASSES.items() if name in (k, v)), name.lower())
+    factory: dict[str, type[RegistryConverter]] = {
+        "avro": AvroConverter,
+        "jsonschema": JsonSchemaConverter,
+        "protobuf": ProtobufConverter,
+    }
+    if short not in factory:
+        raise ValueError(f"Unknown Schema Registry converter {name!r}")
+    return factory[short](registry, is_key=is_key)

@@ -1,0 +1,289 @@
+"""Kafka Connect converters: raw Kafka key/value bytes -> (value, ConnectSchema | None).
+
+Behaviour follows Kafka's ``org.apache.kafka.connect.json.JsonConverter``,
+``org.apache.kafka.connect.storage.StringConverter`` and
+``org.apache.kafka.connect.converters.ByteArrayConverter``.
+
+Logical types are represented as Python values: ``Timestamp`` -> timezone-aware
+:class:`datetime.datetime` (UTC), ``Date`` -> :class:`datetime.date`, ``Time`` ->
+:class:`datetime.time`, ``Decimal`` -> :class:`decimal.Decimal` (at the schema's scale).
+
+Converters raise :class:`ValueError` naming the cause; callers wrap it in
+:class:`~s3connect.errors.ConversionError` with topic, partition and offset.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from s3connect.connect.json_data import (
+    connect_to_json,
+    expect_json,
+    json_to_connect,
+    json_type_name,
+    parse_json_schema,
+    schema_to_json,
+    schemaless_to_connect,
+)
+from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.convert.codegen import json_to_connect_fast
+from s3connect.util.jackson import JSON_ESCAPES, dump
+
+__all__ = [
+    "JsonConverter",
+]
+
+_ENVELOPE_ERROR = (
+    'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain '
+    "additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false "
+    "in your converter configuration."
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Logical-type helpers (Connect <-> wire representation)
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON -> Connect
+
+
+# json.loads(data, parse_float=Decimal) builds a decoder per call; one shared decoder does the
+# same (bytes are decoded exactly as json.loads decodes them).
+_DECODER = json.JSONDecoder(parse_float=Decimal)
+_SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
+_JSON_WS = b" \t\n\r"
+_ENVELOPE_START = b'{"schema":'
+_PAYLOAD_KEY = ',"payload":'
+
+
+def _loads(data: bytes) -> Any:
+    try:
+        if data.__class__ is bytes:
+            return _DECODER.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
+        return json.loads(data, parse_float=Decimal)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ValueError(
+            f"Converting byte[] to Kafka Connect data failed due to serialization error: {e}"
+        ) from e
+
+
+def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
+    """:func:`json_to_connect` specialised once for ``schema``: the same results and errors
+    without re-dispatching on the schema for every value (the sink's hot path)."""
+    t = schema.type
+    if schema.name in (DECIMAL, DATE, TIME, TIMESTAMP) or t in (Type.BYTES, Type.MAP):
+        return lambda node: json_to_connect(schema, node, replace)
+    convert: Callable[[Any], Any]
+    if t in INT_RANGES:
+        low, high = INT_RANGES[t]
+
+        def convert(node: Any) -> Any:
+            expect_json(isinstance(node, int) and not isinstance(node, bool), schema, node)
+            if not low <= node <= high:
+                raise ValueError(f"Value {node} out of range for {t.name}")
+            return node
+
+    elif t in (Type.FLOAT32, Type.FLOAT64):
+
+        def convert(node: Any) -> Any:
+            expect_json(
+                isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node
+            )
+            return float(node)
+
+    elif t is Type.BOOLEAN or t is Type.STRING:
+        expected = bool if t is Type.BOOLEAN else str
+
+        def convert(node: Any) -> Any:
+            expect_json(isinstance(node, expected), schema, node)
+            return node
+
+    elif t is Type.ARRAY:
+        assert schema.value_schema is not None
+        item = _compile_json_to_connect(schema.value_schema, replace)
+
+        def convert(node: Any) -> Any:
+            expect_json(isinstance(node, list), schema, node)
+            return [item(v) for v in node]
+
+    else:
+        fields = [(f.name, _compile_json_to_connect(f.schema, replace)) for f in schema.fields]
+
+        def convert(node: Any) -> Any:
+            if not isinstance(node, dict):
+                raise ValueError(
+                    f"Structs should be encoded as JSON objects, but found {json_type_name(node)}"
+                )
+            get = node.get
+            return {name: conv(get(name)) for name, conv in fields}
+
+    if replace and schema.default is not None:
+        default = schema.default
+        return lambda node: default if node is None else convert(node)
+    if schema.optional:
+        return lambda node: None if node is None else convert(node)
+    required = f"Invalid null value for required {t.name} field"
+
+    def checked(node: Any) -> Any:
+        if node is None:
+            raise ValueError(required)
+        return convert(node)
+
+    return checked
+
+
+def _compile_payload(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
+    """The payload converter of ``schema``: generated straight-line code for the common case
+    (:mod:`s3connect.convert.codegen`), the reference :func:`_compile_json_to_connect` for the rest."""
+    fast = json_to_connect_fast(schema, replace, _compile_json_to_connect)
+    return fast if fast is not None else _compile_json_to_connect(schema, replace)
+
+
+# ---------------------------------------------------------------------------------------------
+# Connect -> JSON (tree of JSON-able values, then Jackson-compatible text)
+
+
+JSON_ESCAPES.update({8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Converters
+
+
+class JsonConverter:
+    """Kafka's JsonConverter.
+
+    Args:
+        schemas_enable: expect (and write) the ``{"schema": ..., "payload": ...}`` envelope.
+        is_key: converts record keys (kept for parity with Kafka's ``configure``).
+        decimal_format: ``"BASE64"`` (default) or ``"NUMERIC"``, for writing decimals.
+        replace_null_with_default: a null for a field with a default yields the default.
+    """
+
+    def __init__(
+        self,
+        *,
+        schemas_enable: bool = True,
+        is_key: bool = False,
+        decimal_format: str = "BASE64",
+        replace_null_with_default: bool = True,
+    ) -> None:
+        fmt = decimal_format.upper()
+        if fmt not in ("BASE64", "NUMERIC"):
+            raise ValueError(f"decimal.format must be BASE64 or NUMERIC, got {decimal_format!r}")
+        self.schemas_enable = schemas_enable
+        self.is_key = is_key
+        self.decimal_format = fmt
+        self.replace_null_with_default = replace_null_with_default
+        self._cache: dict[str, tuple[ConnectSchema | None, Callable[[Any], Any]]] = {}
+        self._cache_size = 1000
+        # Envelopes seen, by their raw bytes up to the payload: b'{"schema":<schema>,"payload":'
+        # -> (schema, payload converter). A record starting with such bytes needs only its
+        # payload parsed; the schema is neither reparsed nor looked up by repr.
+        self._prefixes: dict[bytes, tuple[ConnectSchema | None, Callable[[Any], Any]]] = {}
+        self._last_prefix = b""
+        self._last_hit: tuple[ConnectSchema | None, Callable[[Any], Any]] | None = None
+
+    def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
+        """Decode JSON bytes; null bytes (a tombstone) give ``(None, None)``."""
+        if data is None:
+            return None, None
+        if self.schemas_enable and data.__class__ is bytes:
+            hit = self._known_envelope(data)
+            if hit is not None:
+                return hit
+        node = _loads(data)
+        if not self.schemas_enable:
+            return schemaless_to_connect(node), None
+        if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
+            raise ValueError(_ENVELOPE_ERROR)
+        cached = self._schema(node["schema"])
+        if data.__class__ is bytes:
+            self._learn_prefix(data, cached)
+        schema, convert = cached
+        return convert(node["payload"]), schema
+
+    def _known_envelope(self, data: bytes) -> tuple[Any, ConnectSchema | None] | None:
+        """The converted record when ``data`` is ``{"schema":S,"payload":P}`` with the bytes of
+        an S seen before and a P that parses; else None (the full path then decides, errors
+        included). Same result as the full path: the envelope is exactly those two keys."""
+        prefix, cached = self._last_prefix, self._last_hit
+        if cached is None or not data.startswith(prefix):
+            if not data.startswith(_ENVELOPE_START):
+                return None
+            for prefix, cached in self._prefixes.items():  # noqa: B007
+                if data.startswith(prefix):
+                    break
+            else:
+                return None
+            self._last_prefix, self._last_hit = prefix, cached
+        if data.endswith(b"}"):
+            body = data[len(prefix) : -1]
+        else:
+            body = data[len(prefix) :].rstrip(_JSON_WS)
+            if not body.endswith(b"}"):
+                return None
+            body = body[:-1]
+        try:
+            # The prefix ends on an ASCII byte and data starts with '{"': json.loads would
+            # decode all of it as UTF-8, so the body decodes alone the same way.
+            text = body.decode("utf-8", "surrogatepass")
+            # The decoder's scanner on the bare value: what decode() does for text without
+            # surrounding whitespace; anything else goes to the full path.
+            payload, end = _SCAN(text, 0)
+        except (ValueError, StopIteration):
+            return None
+        if end != len(text):
+            return None
+        schema, convert = cached
+        return convert(payload), schema
+
+    def _learn_prefix(
+        self, data: bytes, cached: tuple[ConnectSchema | None, Callable[[Any], Any]]
+    ) -> None:
+        if not data.startswith(_ENVELOPE_START):
+            return
+        try:
+            text = data.decode("utf-8", "surrogatepass")
+            _, end = _DECODER.raw_decode(text, len(_ENVELOPE_START))
+        except ValueError:
+            return
+        if not text.startswith(_PAYLOAD_KEY, end):
+            return
+        size = len(text[:end].encode("utf-8", "surrogatepass")) + len(_PAYLOAD_KEY)
+        prefix = data[:size]
+        if len(self._prefixes) >= 16:
+            self._prefixes.pop(next(iter(self._prefixes)))
+        self._prefixes[prefix] = cached
+        self._last_prefix, self._last_hit = prefix, cached
+
+    def _schema(self, node: Any) -> tuple[ConnectSchema | None, Callable[[Any], Any]]:
+        """Parse an envelope schema through a bounded cache (as Kafka's ``schemas.cache.size``),
+        so records sharing a schema share one parsed (identical) schema object and one
+        compiled payload converter."""
+        key = repr(node)
+        cached = self._cache.get(key)
+        if cached is None:
+            schema = parse_json_schema(node)
+            replace = self.replace_null_with_default
+            convert = schemaless_to_connect if schema is None else _compile_payload(schema, replace)
+            if len(self._cache) >= self._cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            cached = self._cache[key] = (schema, convert)
+        return cached
+
+    def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:
+        """Encode a Connect value as JSON bytes (``None`` for a schemaless null, as Kafka)."""
+        if schema is None and value is None:
+            return None
+        payload = connect_to_json(
+            schema, value, self.decimal_format, self.replace_null_with_default
+        )
+        tree = {"schema": schema_to_json(schema), "payload": payload}
+        out: list[str] = []
+        dump(tree if self.schemas_enable else payload, out)
+        return "".join(out).encode("utf-8")

@@ -1,0 +1,108 @@
+"""Shared pieces of the format writers: the record check and ``s3.compression.type`` streams."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema
+
+__all__ = [
+    "COMPRESSIONS",
+    "GzipStream",
+    "PlainStream",
+    "check_compression",
+    "check_level",
+    "file_schema",
+    "open_stream",
+]
+
+COMPRESSIONS = ("none", "gzip")
+# java.util.zip.GZIPOutputStream's fixed header: no name, mtime 0, XFL 0, OS 0.
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x00"
+
+
+def file_schema(records: Sequence[SinkRecord]) -> ConnectSchema | None:
+    """The value schema shared by every record of one file.
+
+    Raises:
+        ValueError: no records, or the records disagree on the value schema.
+    """
+    if not records:
+        raise ValueError("A file needs at least one record")
+    schema = records[0].value_schema
+    same = {id(schema)}  # schema objects found equal (records share a few, as a rule)
+    for record in records[1:]:
+        if id(record.value_schema) in same:
+            continue
+        if record.value_schema == schema:
+            same.add(id(record.value_schema))
+        else:
+            raise ValueError(
+                f"Records of one file must share one value schema; offset {record.offset} of "
+                f"{record.topic}-{record.partition} differs from offset {records[0].offset}"
+            )
+    return schema
+
+
+def check_level(level: int) -> int:
+    """Validate an ``s3.compression.level`` (-1 for the zlib default, else 0..9)."""
+    if not -1 <= level <= 9:
+        raise ValueError(f"Compression level must be -1..9, got {level}")
+    return level
+
+
+def check_compression(compression: str) -> str:
+    """Validate an ``s3.compression.type`` (``none`` or ``gzip``)."""
+    if compression not in COMPRESSIONS:
+        raise ValueError(
+            f"Compression must be one of {', '.join(COMPRESSIONS)}, got {compression!r}"
+        )
+    return compression
+
+
+class GzipStream:
+    """Writes a gzip member to ``out`` as java.util.zip.GZIPOutputStream does (byte for byte).
+
+    Call :meth:`close` to write the trailer; ``out`` itself stays open.
+    """
+
+    def __init__(self, out: BinaryIO, level: int = -1) -> None:
+        self._out = out
+        self._deflate = zlib.compressobj(check_level(level), zlib.DEFLATED, -zlib.MAX_WBITS)
+        self._crc = 0
+        self._size = 0
+        out.write(_GZIP_HEADER)
+
+    def write(self, data: bytes) -> None:
+        """Compress ``data`` into the stream."""
+        self._crc = zlib.crc32(data, self._crc)
+        self._size += len(data)
+        self._out.write(self._deflate.compress(data))
+
+    def close(self) -> None:
+        """Finish the deflate stream and write CRC32 and size (little endian)."""
+        self._out.write(self._deflate.flush())
+        self._out.write(self._crc.to_bytes(4, "little"))
+        self._out.write((self._size & 0xFFFFFFFF).to_bytes(4, "little"))
+
+
+class PlainStream:
+    """An uncompressed pass-through with the same interface as :class:`GzipStream`."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` as is."""
+        self._out.write(data)
+
+    def close(self) -> None:
+        """Nothing to finish; ``out`` stays open."""
+
+
+def open_stream(out: BinaryIO, compression: str, level: int) -> GzipStream | PlainStream:
+    """Wrap ``out`` for ``s3.compression.type``, as S3OutputStream.wrapForCompression does."""
+    return GzipStream(out, level) if compression == "gzip" else PlainStream(out)

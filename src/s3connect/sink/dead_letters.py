@@ -1,0 +1,175 @@
+"""Dead letters: records the sink could not convert, partition or write (``errors.tolerance=all``).
+
+Kafka Connect's ``DeadLetterQueueReporter`` sends such a record to the DLQ topic with its original
+key, value, headers and timestamp, and, with ``errors.deadletterqueue.context.headers.enable``,
+adds the context headers below (values are UTF-8 text). This module holds the pure part: what a
+dead letter carries and its headers; :mod:`s3connect.spark.dead_letter_queue` publishes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+import traceback
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from s3connect.connect.records import Header
+from s3connect.errors import RecordError
+
+if TYPE_CHECKING:
+    from s3connect.connect.records import RawRecord
+
+__all__ = [
+    "CONTEXT_HEADERS",
+    "DEAD_LETTER_COLUMNS",
+    "DLQ_TABLE_SCHEMA",
+    "DeadLetter",
+    "context_headers",
+    "dead_letter_row",
+]
+
+_PREFIX = "__connect.errors."
+CONTEXT_HEADERS = tuple(
+    _PREFIX + name
+    for name in (
+        "topic",
+        "partition",
+        "offset",
+        "connector.name",
+        "task.id",
+        "stage",
+        "class.name",
+        "exception.class.name",
+        "exception.message",
+        "exception.stacktrace",
+    )
+)
+"""Kafka Connect's DLQ context header names, in the order it adds them."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """One failed record as consumed, with where and why it failed.
+
+    Attributes:
+        raw: The original Kafka record (bytes, headers, timestamp).
+        stage: Kafka Connect's stage (``KEY_CONVERTER``, ``VALUE_CONVERTER``, ``TASK_PUT``).
+        class_name: The class that failed at that stage (converter or sink task).
+        exception_class: The error's qualified class name.
+        message: The error message (names topic, partition and offset).
+        stacktrace: The formatted traceback.
+    """
+
+    raw: RawRecord
+    stage: str
+    class_name: str
+    exception_class: str
+    message: str
+    stacktrace: str
+
+    @classmethod
+    def of(cls, raw: RawRecord, error: RecordError) -> DeadLetter:
+        """The dead letter of ``raw`` failing with ``error``."""
+        kind = type(error)
+        return cls(
+            raw=raw,
+            stage=error.stage,
+            class_name=error.class_name,
+            exception_class=f"{kind.__module__}.{kind.__qualname__}",
+            message=str(error),
+            stacktrace="".join(traceback.format_exception(error)),
+        )
+
+
+def context_headers(letter: DeadLetter, connector_name: str, task_id: int = 0) -> list[Header]:
+    """Kafka Connect's ``__connect.errors.*`` headers for ``letter``, as UTF-8 bytes."""
+    raw = letter.raw
+    values = (
+        raw.topic,
+        str(raw.partition),
+        str(raw.offset),
+        connector_name,
+        str(task_id),
+        letter.stage,
+        letter.class_name,
+        letter.exception_class,
+        letter.message,
+        letter.stacktrace,
+    )
+    return [
+        (name, value.encode("utf-8")) for name, value in zip(CONTEXT_HEADERS, values, strict=True)
+    ]
+
+
+DEAD_LETTER_COLUMNS: Mapping[str, str] = {
+    "offset": "LONG",
+    "timestamp": "LONG",
+    "key": "BINARY",
+    "value": "BINARY",
+    "header_keys": "ARRAY<STRING>",
+    "header_values": "ARRAY<BINARY>",
+    "stage": "STRING",
+    "class_name": "STRING",
+    "exception_class": "STRING",
+    "exception_message": "STRING",
+    "exception_stacktrace": "STRING",
+}
+"""Columns of a dead-letter row of the processor output (besides ``topic`` and ``partition``)."""
+
+DLQ_TABLE_SCHEMA = (
+    "topic STRING, partition INT, offset LONG, timestamp TIMESTAMP, key BINARY, value BINARY, "
+    "headers ARRAY<STRUCT<key: STRING, value: BINARY>>, stage STRING, class_name STRING, "
+    "exception_class STRING, exception_message STRING, exception_stacktrace STRING, "
+    "connector_name STRING, failed_at TIMESTAMP"
+)
+
+
+def dead_letter_row(letter: DeadLetter) -> dict[str, Any]:
+    """The processor-output row of ``letter``."""
+    raw = letter.raw
+    return {
+        "topic": raw.topic,
+        "partition": raw.partition,
+        "offset": raw.offset,
+        "timestamp": raw.timestamp,
+        "key": raw.key,
+        "value": raw.value,
+        "header_keys": [k for k, _ in raw.headers],
+        "header_values": [v for _, v in raw.headers],
+        "stage": letter.stage,
+        "class_name": letter.class_name,
+        "exception_class": letter.exception_class,
+        "exception_message": letter.message,
+        "exception_stacktrace": letter.stacktrace,
+    }
+
+
+def dead_letter_from_row(row: Mapping[str, Any]) -> DeadLetter:
+    from s3connect.connect.records import RawRecord
+
+    keys = row["header_keys"] or []
+    values = row["header_values"] or []
+    raw = RawRecord(
+        topic=row["topic"],
+        partition=int(row["partition"]),
+        offset=int(row["offset"]),
+        timestamp=row["timestamp"],
+        key=None if row["key"] is None else bytes(row["key"]),
+        value=None if row["value"] is None else bytes(row["value"]),
+        headers=tuple(
+            (k, None if v is None else bytes(v)) for k, v in zip(keys, values, strict=True)
+        ),
+    )
+    return DeadLetter(
+        raw=raw,
+        stage=row["stage"],
+        class_name=row["class_name"],
+        exception_class=row["exception_class"],
+        message=row["exception_message"],
+        stacktrace=row["exception_stacktrace"],
+    )

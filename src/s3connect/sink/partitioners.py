@@ -1,0 +1,439 @@
+"""Confluent's partitioners and timestamp extractors (kafka-connect-storage-common).
+
+``DefaultPartitioner`` writes ``partition=<n>``; ``FieldPartitioner`` writes ``<field>=<value>`` per
+configured field; ``TimeBasedPartitioner`` (and its ``Daily``/``Hourly`` presets) buckets the
+extractor's timestamp exactly as ``TimeBasedPartitioner.getPartition`` does (Joda zone arithmetic,
+Java's truncating division) and formats the bucket with the Joda ``path.format``.
+
+Path safety (ours; Confluent writes field values raw): a field value is written raw unless it
+would change the key's structure or is ambiguous, namely when it contains ``/``, a character of
+``directory.delim``, a control character (U+0000-U+001F, U+007F-U+009F), or a ``%`` followed by two
+hex digits, or is ``.`` or ``..``. Such a value is percent-encoded: ``%`` becomes ``%25``, each
+unsafe character its UTF-8 ``%XX`` bytes, and ``.``/``..`` become ``%2E``/``%2E%2E``. Decoding any
+value with :func:`urllib.parse.unquote` restores it, raw or encoded, so the scheme is reversible,
+and every value Confluent would write safely comes out byte-identical.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, Protocol
+
+from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema, Type
+from s3connect.errors import ConfigError, PartitionError
+from s3connect.util.javamath import java_div
+from s3connect.util.timeformat import JodaFormatter, JodaZone, parse_iso_datetime
+
+__all__ = [
+    "DailyPartitioner",
+    "DefaultPartitioner",
+    "FieldPartitioner",
+    "HourlyPartitioner",
+    "Partitioner",
+    "RecordFieldTimestampExtractor",
+    "RecordTimestampExtractor",
+    "TimeBasedPartitioner",
+    "TimestampExtractor",
+    "WallclockTimestampExtractor",
+    "bucket_start",
+    "encode_path_value",
+]
+
+_TIMESTAMP_LOGICAL = "org.apache.kafka.connect.data.Timestamp"
+_INT_TYPES = (Type.INT8, Type.INT16, Type.INT32, Type.INT64)
+# DataUtils.QUOTED_DOT_PATTERN: a dot outside double quotes (map field names may hold dots).
+_QUOTED_DOT = re.compile(r'\.(?=(?:[^"]*"[^"]*")*[^"]*$)')
+_PERCENT_HEX = re.compile(r"%[0-9A-Fa-f]{2}")
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
+class Partitioner(Protocol):
+    """Confluent's ``Partitioner``: encodes a record's partition and the directory it goes to."""
+
+    def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
+        """The encoded partition (``partition=0``, ``year=2024/month=03``) for one record."""
+        ...
+
+    def partitioned_path(self, topic: str, encoded: str) -> str:
+        """``generatePartitionedPath``: ``<topic><directory.delim><encoded>``."""
+        ...
+
+
+class TimestampExtractor(Protocol):
+    """Confluent's ``TimestampExtractor``: the epoch-millisecond time a record is bucketed by."""
+
+    def extract(self, record: SinkRecord, now_ms: int) -> int:
+        """The record's timestamp in epoch milliseconds.
+
+        Raises:
+            PartitionError: the record has no usable timestamp.
+        """
+        ...
+
+
+def _error(record: SinkRecord, message: str) -> PartitionError:
+    return PartitionError(
+        message, topic=record.topic, partition=record.partition, offset=record.offset
+    )
+
+
+class _PathMixin:
+    directory_delim: str
+
+    def partitioned_path(self, topic: str, encoded: str) -> str:
+        """``generatePartitionedPath``: ``<topic><directory.delim><encoded>``."""
+        return f"{topic}{self.directory_delim}{encoded}"
+
+
+class DefaultPartitioner(_PathMixin):
+    """``partition=<kafkaPartition>`` (Confluent's ``DefaultPartitioner``)."""
+
+    def __init__(self, directory_delim: str = "/") -> None:
+        self.directory_delim = directory_delim
+
+    def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
+        """``partition=<n>``."""
+        return f"partition={record.partition}"
+
+
+# ------------------------------------------------------------------------------------------
+# Field values
+
+
+def encode_path_value(value: str, directory_delim: str = "/") -> str:
+    """Percent-encode a field value only if it is unsafe in a key (see the module docstring)."""
+    unsafe = set("/") | set(directory_delim)
+
+    def bad(ch: str) -> bool:
+        o = ord(ch)
+        return ch in unsafe or o < 0x20 or 0x7F <= o <= 0x9F
+
+    if value in (".", ".."):
+        return "%2E" * len(value)
+    if not any(bad(ch) for ch in value) and not _PERCENT_HEX.search(value):
+        return value
+    out = []
+    for ch in value:
+        if ch == "%" or bad(ch):
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _java_double(x: float) -> str:
+    """Java's ``Double.toString`` (shortest digits, as JDK 19+; plain in [1e-3, 1e7))."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    sign, digits_t, exp = Decimal(repr(x)).normalize().as_tuple()
+    assert isinstance(exp, int)
+    digits = "".join(map(str, digits_t))
+    e = len(digits) + exp - 1  # value = d.ddd x 10^e
+    prefix = "-" if sign else ""
+    if -3 <= e < 7:
+        if e >= 0:
+            whole = digits[: e + 1].ljust(e + 1, "0")
+            frac = digits[e + 1 :] or "0"
+            return f"{prefix}{whole}.{frac}"
+        return f"{prefix}0.{'0' * (-e - 1)}{digits}"
+    return f"{prefix}{digits[0]}.{digits[1:] or '0'}E{e}"
+
+
+def _java_long(x: float) -> int:
+    """Java's ``Number.longValue()`` of a double: truncation, NaN -> 0, saturating."""
+    if math.isnan(x):
+        return 0
+    if math.isinf(x):
+        return _LONG_MAX if x > 0 else _LONG_MIN
+    return max(_LONG_MIN, min(_LONG_MAX, int(x)))
+
+
+def _struct_field(
+    record: SinkRecord, schema: ConnectSchema, value: Any, name: str
+) -> tuple[ConnectSchema, Any]:
+    """``DataUtils.getNestedFieldValue`` + ``getNestedField`` on a struct: dotted names."""
+    current_schema, current = schema, value
+    for token in name.split("."):
+        field = current_schema.field(token) if current_schema.type == Type.STRUCT else None
+        if field is None or not isinstance(current, Mapping):
+            raise _error(record, f"The nested field named '{name}' does not exist.")
+        current_schema, current = field.schema, current.get(token)
+    return current_schema, current
+
+
+def _map_field(record: SinkRecord, value: Mapping[Any, Any], name: str) -> Any:
+    """``DataUtils.getNestedFieldValue`` on a map: quoted-dot aware; a null counts as missing."""
+    current: Any = value
+    for token in _QUOTED_DOT.split(name):
+        key = token.replace('"', "")
+        found = current.get(key) if isinstance(current, Mapping) else None
+        if found is None:
+            raise _error(record, f"The nested field named '{name}' does not exist.")
+        current = found
+    return current
+
+
+def _is_struct(record: SinkRecord) -> bool:
+    schema = record.value_schema
+    return schema is not None and schema.type == Type.STRUCT and isinstance(record.value, Mapping)
+
+
+class FieldPartitioner(_PathMixin):
+    """``<field>=<value>`` joined by ``directory.delim`` (Confluent's ``FieldPartitioner``).
+
+    Struct fields of type int8-64, string and boolean are accepted (a null int or string prints
+    ``null``, as Confluent does); map values may be any number (Java ``toString``), string or
+    boolean. Anything else, a missing field or a value that is neither struct nor map raises
+    :class:`PartitionError` naming the field. Values are made path-safe (module docstring).
+    """
+
+    def __init__(self, field_names: Sequence[str] | str, directory_delim: str = "/") -> None:
+        names = [field_names] if isinstance(field_names, str) else list(field_names)
+        names = [n.strip() for n in names if n.strip()]
+        if not names:
+            raise ConfigError(
+                "partition.field.name: Partition field name cannot be null or empty when using "
+                "FieldPartitioner."
+            )
+        self.field_names = tuple(dict.fromkeys(names))  # LinkedHashMap: duplicates collapse
+        self.directory_delim = directory_delim
+
+    def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
+        """``name=value`` for every configured field, in order."""
+        parts = []
+        for name in self.field_names:
+            text = self._value_text(record, name)
+            parts.append(f"{name}={encode_path_value(text, self.directory_delim)}")
+        return self.directory_delim.join(parts)
+
+    def _value_text(self, record: SinkRecord, name: str) -> str:
+        if _is_struct(record):
+            assert record.value_schema is not None
+            schema, value = _struct_field(record, record.value_schema, record.value, name)
+            if schema.type in _INT_TYPES and (value is None or _is_int(value)):
+                return "null" if value is None else str(value)
+            if schema.type == Type.STRING and (value is None or isinstance(value, str)):
+                return "null" if value is None else value
+            if schema.type == Type.BOOLEAN and isinstance(value, bool):
+                return "true" if value else "false"
+            kind = (
+                schema.type.value if schema.name is None else f"{schema.type.value} {schema.name}"
+            )
+            got = "null" if value is None else type(value).__name__
+            raise _error(
+                record, f"Field '{name}' of type {kind} ({got}) is not supported as a partition key"
+            )
+        if isinstance(record.value, Mapping):
+            value = _map_field(record, record.value, name)
+            if isinstance(value, bool):
+                return "true" if value else "false"
+            if isinstance(value, int):
+                return str(value)
+            if isinstance(value, float):
+                return _java_double(value)
+            if isinstance(value, Decimal):
+                return str(value)  # same algorithm as BigDecimal.toString
+            if isinstance(value, str):
+                return value
+            raise _error(
+                record,
+                f"Field '{name}' of type {type(value).__name__} is not supported as a partition "
+                "key",
+            )
+        raise _error(record, f"Value is not of Struct or Map type (partition field '{name}')")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ------------------------------------------------------------------------------------------
+# Timestamp extractors
+
+
+class WallclockTimestampExtractor:
+    """``Wallclock``: the caller's ``now_ms`` (one clock reading per batch, as Confluent)."""
+
+    def extract(self, record: SinkRecord, now_ms: int) -> int:
+        """``now_ms``."""
+        return now_ms
+
+
+class RecordTimestampExtractor:
+    """``Record``: the Kafka record timestamp."""
+
+    def extract(self, record: SinkRecord, now_ms: int) -> int:
+        """The record's Kafka timestamp; a record without one raises PartitionError."""
+        if record.timestamp is None:
+            raise _error(record, "Unable to determine timestamp using timestamp.extractor Record")
+        return record.timestamp
+
+
+def _datetime_ms(value: datetime) -> int:
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    delta = aware - datetime(1970, 1, 1, tzinfo=UTC)
+    return delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000
+
+
+class RecordFieldTimestampExtractor:
+    """``RecordField``: the value field ``timestamp.field`` (dotted names reach nested fields).
+
+    A struct field may be a Connect ``Timestamp`` (a ``datetime``; naive means UTC), an int32/int64
+    of epoch millis, or a string parsed as Joda's ISO ``dateTimeParser`` (no offset means UTC); a
+    map value may be any number (truncated to a long), an ISO string or a ``datetime``. Anything
+    else raises :class:`PartitionError`.
+    """
+
+    def __init__(self, field_name: str) -> None:
+        if not field_name.strip():
+            raise ConfigError(
+                "timestamp.field: must name a field for timestamp.extractor=RecordField"
+            )
+        self.field_name = field_name
+
+    def extract(self, record: SinkRecord, now_ms: int) -> int:
+        """The field's value in epoch milliseconds."""
+        name = self.field_name
+        if _is_struct(record):
+            assert record.value_schema is not None
+            schema, value = _struct_field(record, record.value_schema, record.value, name)
+            if schema.name == _TIMESTAMP_LOGICAL and isinstance(value, datetime):
+                return _datetime_ms(value)
+            if schema.name == _TIMESTAMP_LOGICAL and _is_int(value):
+                return int(value)
+            if schema.type in (Type.INT32, Type.INT64) and schema.name is None and _is_int(value):
+                return int(value)
+            if schema.type == Type.STRING and isinstance(value, str):
+                return self._parse(record, value)
+        elif isinstance(record.value, Mapping):
+            value = _map_field(record, record.value, name)
+            if _is_int(value):
+                return int(value)
+            if isinstance(value, float | Decimal):
+                return _java_long(float(value))
+            if isinstance(value, str):
+                return self._parse(record, value)
+            if isinstance(value, datetime):
+                return _datetime_ms(value)
+        else:
+            raise _error(record, "Value is not of Struct or Map type.")
+        raise _error(record, f"Error extracting timestamp from record field: {name}")
+
+    def _parse(self, record: SinkRecord, text: str) -> int:
+        try:
+            return parse_iso_datetime(text)
+        except ValueError as e:
+            raise _error(
+                record, f"Error extracting timestamp from record field: {self.field_name}: {e}"
+            ) from e
+
+
+# ------------------------------------------------------------------------------------------
+# Time-based
+
+
+def bucket_start(duration_ms: int, timestamp_ms: int, zone: JodaZone) -> int:
+    """``TimeBasedPartitioner.getPartition``: the bucket's start instant, Joda arithmetic."""
+    adjusted = zone.convert_utc_to_local(timestamp_ms)
+    partitioned = java_div(adjusted, duration_ms) * duration_ms
+    return zone.convert_local_to_utc(partitioned, False)
+
+
+class TimeBasedPartitioner(_PathMixin):
+    """Confluent's ``TimeBasedPartitioner``: bucket the extracted time, format it with Joda.
+
+    Args:
+        path_format: ``path.format`` (Joda pattern); one trailing ``directory.delim`` is dropped.
+        partition_duration_ms: ``partition.duration.ms``, > 0.
+        locale: ``locale`` (Java ``new Locale(value)``).
+        timezone: ``timezone`` (``DateTimeZone.forID``).
+        extractor: the ``timestamp.extractor``.
+        directory_delim: ``directory.delim``.
+
+    Raises:
+        ConfigError: a blank or invalid value, naming the key.
+    """
+
+    def __init__(
+        self,
+        path_format: str,
+        partition_duration_ms: int,
+        locale: str,
+        timezone: str,
+        extractor: TimestampExtractor,
+        directory_delim: str = "/",
+    ) -> None:
+        if partition_duration_ms <= 0:
+            raise ConfigError(
+                f"partition.duration.ms: invalid value {partition_duration_ms}: "
+                "Partition duration needs to be a positive."
+            )
+        if not path_format.strip() or path_format == directory_delim:
+            raise ConfigError(f"path.format: invalid value {path_format!r}: cannot be empty.")
+        if directory_delim.strip() and path_format.endswith(directory_delim):
+            path_format = path_format[: -len(directory_delim)]
+        if not locale.strip():
+            raise ConfigError(f"locale: invalid value {locale!r}: Locale cannot be empty.")
+        if not timezone.strip():
+            raise ConfigError(f"timezone: invalid value {timezone!r}: Timezone cannot be empty.")
+        try:
+            zone = JodaZone.for_id(timezone)
+        except ValueError as e:
+            raise ConfigError(f"timezone: invalid value {timezone!r}: {e}") from e
+        try:
+            self.formatter = JodaFormatter(path_format, zone, locale)
+        except ValueError as e:
+            raise ConfigError(f"path.format: invalid value {path_format!r}: {e}") from e
+        self.path_format = path_format
+        self.partition_duration_ms = partition_duration_ms
+        self.zone = zone
+        self.extractor = extractor
+        self.directory_delim = directory_delim
+
+    def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
+        """The formatted start of the record's time bucket."""
+        timestamp = self.extractor.extract(record, now_ms)
+        try:
+            start = bucket_start(self.partition_duration_ms, timestamp, self.zone)
+            return self.formatter.format(start)
+        except ValueError as e:
+            raise _error(record, f"Cannot encode timestamp {timestamp}: {e}") from e
+
+
+class DailyPartitioner(TimeBasedPartitioner):
+    """``'year'=YYYY/'month'=MM/'day'=dd`` buckets of one day (``DailyPartitioner``)."""
+
+    def __init__(
+        self,
+        locale: str,
+        timezone: str,
+        extractor: TimestampExtractor,
+        directory_delim: str = "/",
+    ) -> None:
+        d = directory_delim
+        fmt = f"'year'=YYYY{d}'month'=MM{d}'day'=dd"
+        super().__init__(fmt, 86_400_000, locale, timezone, extractor, directory_delim)
+
+
+class HourlyPartitioner(TimeBasedPartitioner):
+    """``'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH`` buckets of one hour (``HourlyPartitioner``)."""
+
+    def __init__(
+        self,
+        locale: str,
+        timezone: str,
+        extractor: TimestampExtractor,
+        directory_delim: str = "/",
+    ) -> None:
+        d = directory_delim
+        fmt = f"'year'=YYYY{d}'month'=MM{d}'day'=dd{d}'hour'=HH"
+        super().__init__(fmt, 3_600_000, locale, timezone, extractor, directory_delim)

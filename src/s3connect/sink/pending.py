@@ -1,0 +1,183 @@
+"""Records of still-open files as bytes, for Spark's checkpointed streaming state.
+
+One encoded chunk holds many records (an Arrow IPC stream, LZ4-compressed buffers), so the state
+store sees one list entry per micro-batch slice rather than one per record.
+
+A chunk also carries the records' converted form (pickled, LZ4), so a record need not be
+converted again when its file is written in a later micro-batch: conversion is most of a record's
+cost. It is a cache: a chunk whose converted form cannot be read (another package version, say)
+gives the raw records alone, and the writer converts them again.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from s3connect.connect.records import RawRecord, SinkRecord
+from s3connect.sink.rotation import RotatorState
+from s3connect.sink.writer import PendingRecord, TopicPartitionWriter
+
+__all__ = ["OpenChunks", "decode_pending", "encode_pending", "open_chunks"]
+
+_SCHEMA = pa.schema(
+    [
+        ("offset", pa.int64()),
+        ("timestamp", pa.int64()),
+        ("key", pa.binary()),
+        ("value", pa.binary()),
+        ("headers", pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))),
+        ("encoded_partition", pa.string()),
+    ]
+)
+
+
+# LZ4-compressed buffers: the chunk crosses to the JVM, into RocksDB and the checkpoint on every
+# batch that leaves files open. Readers decompress transparently (uncompressed chunks of
+# earlier versions read as before).
+_WRITE_OPTIONS = pa.ipc.IpcWriteOptions(compression="lz4")
+
+
+# A chunk with the converted records: _CACHED, the sizes of the Arrow stream, of the pickle and of
+# its compressed form, then the Arrow stream and the compressed pickle. A plain Arrow stream (no
+# converted records, or written by an earlier version) starts with 0xFFFFFFFF instead.
+_CACHED = b"S3CPEND1"
+_SIZES = struct.Struct("<QQQ")
+
+
+def encode_pending(records: list[PendingRecord]) -> bytes:
+    """Serialize records (of one topic-partition) into one chunk."""
+    arrow = _encode_raw(records)
+    converted = [p.converted for p in records]
+    if any(c is None for c in converted):
+        return arrow
+    # Plain tuples pickle fast; the rest of a record is its raw one's. One pickle for the chunk:
+    # records sharing a schema object share it after loading too.
+    pickled = pickle.dumps(
+        [(c.key, c.value, c.key_schema, c.value_schema) for c in converted if c is not None],
+        protocol=pickle.HIGHEST_PROTOCOL,
+    )
+    packed = pa.compress(pickled, codec="lz4", asbytes=True)
+    return b"".join((_CACHED, _SIZES.pack(len(arrow), len(pickled), len(packed)), arrow, packed))
+
+
+@dataclass(frozen=True, slots=True)
+class OpenChunks:
+    """What to save of a writer after a micro-batch: its rotator state and its open records as
+    chunks, either replacing the saved chunks or following them (``replace`` False)."""
+
+    rotator: RotatorState
+    chunks: list[bytes]
+    replace: bool
+
+
+def open_chunks(writer: TopicPartitionWriter) -> OpenChunks:
+    """The state to save after ``writer`` handled a micro-batch. When it committed nothing, the
+    saved chunks stay as they are (not decoded, not encoded again) and only the micro-batch's
+    still-open records are added; otherwise every open record is saved anew."""
+    if writer.flushed:
+        state, pending = writer.snapshot()
+        return OpenChunks(state, [encode_pending(pending)] if pending else [], replace=True)
+    new = writer.new_pending()
+    return OpenChunks(writer.rotator.state, [encode_pending(new)] if new else [], replace=False)
+
+
+def _encode_raw(records: list[PendingRecord]) -> bytes:
+    raws = [p.raw for p in records]
+    table = pa.table(
+        {
+            "offset": [r.offset for r in raws],
+            "timestamp": [r.timestamp for r in raws],
+            "key": [r.key for r in raws],
+            "value": [r.value for r in raws],
+            "headers": [
+                [{"key": k, "value": v} for k, v in r.headers] if r.headers else [] for r in raws
+            ],
+            "encoded_partition": [p.encoded_partition for p in records],
+        },
+        schema=_SCHEMA,
+    )
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, _SCHEMA, options=_WRITE_OPTIONS) as stream:
+        stream.write_table(table)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def decode_pending(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
+    """The records of one chunk written by :func:`encode_pending`."""
+    if not chunk.startswith(_CACHED):
+        return _decode_raw(topic, partition, chunk)
+    at = len(_CACHED) + _SIZES.size
+    arrow_size, pickled_size, packed_size = _SIZES.unpack(chunk[len(_CACHED) : at])
+    records = _decode_raw(topic, partition, chunk[at : at + arrow_size])
+    packed = chunk[at + arrow_size : at + arrow_size + packed_size]
+    try:
+        pickled = pa.decompress(packed, pickled_size, codec="lz4", asbytes=True)
+        converted = _ConvertedUnpickler(io.BytesIO(pickled)).load()
+    except Exception:  # a cache: the records are converted again instead
+        return records
+    if isinstance(converted, list) and len(converted) == len(records):
+        for record, (key, value, key_schema, value_schema) in zip(records, converted, strict=True):
+            raw = record.raw
+            record.converted = SinkRecord(
+                raw.topic, raw.partition, raw.offset, raw.timestamp, key, value,
+                key_schema, value_schema, raw.headers,
+            )  # fmt: skip
+    return records
+
+
+# What a converted record holds besides builtins (see s3connect.connect.schema for the value model).
+_SAFE_CLASSES = {
+    ("decimal", "Decimal"),
+    ("datetime", "date"),
+    ("datetime", "datetime"),
+    ("datetime", "time"),
+    ("datetime", "timedelta"),
+    ("datetime", "timezone"),
+}
+
+
+class _ConvertedUnpickler(pickle.Unpickler):
+    """Loads converted records only: Connect schemas and values, nothing else, so a checkpoint
+    that someone else could write to cannot make the sink run code."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "s3connect.connect.schema" or (module, name) in _SAFE_CLASSES:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of a converted record")
+
+
+def _decode_raw(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
+    table = pa.ipc.open_stream(chunk).read_all()
+    headers = table.column("headers")
+    any_headers = bool(pc.sum(pc.list_value_length(headers)).as_py())
+    # Column by column (to_pylist of whole rows builds a dict per record).
+    return [
+        PendingRecord(
+            RawRecord(topic, partition, offset, ts, key, value, tuple(_pairs(h)) if h else ()),
+            encoded,
+        )
+        for offset, ts, key, value, h, encoded in zip(
+            table.column("offset").to_pylist(),
+            table.column("timestamp").to_pylist(),
+            table.column("key").to_pylist(),
+            table.column("value").to_pylist(),
+            headers.to_pylist() if any_headers else _empty(len(headers)),
+            table.column("encoded_partition").to_pylist(),
+            strict=True,
+        )
+    ]
+
+
+def _pairs(headers: list[dict[str, Any]]) -> list[tuple[str, bytes | None]]:
+    return [(h["key"], h["value"]) for h in headers]
+
+
+def _empty(n: int) -> list[None]:
+    return [None] * n

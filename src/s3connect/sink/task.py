@@ -1,0 +1,257 @@
+"""The shuffle-free sink task"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import gc
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from s3connect.config.sink import SinkConfig
+from s3connect.connect.records import RawRecord
+from s3connect.sink.context import build_writer_context
+from s3connect.sink.dead_letters import DEAD_LETTER_COLUMNS, DeadLetter, dead_letter_row
+from s3connect.sink.partition_state import PartitionStateStore
+from s3connect.sink.pending import decode_pending, open_chunks
+from s3connect.sink.writer import CommittedObject, TopicPartitionWriter, WriterContext
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = [
+    "COMMIT_COLUMNS",
+    "COMMIT_SCHEMA",
+    "OUTPUT_ARROW_SCHEMA",
+    "OUTPUT_COLUMNS",
+    "OUTPUT_SCHEMA",
+    "PartitionTask",
+    "gc_paused",
+    "raw_records",
+]
+
+
+COMMIT_COLUMNS = (
+    "object_key",
+    "topic",
+    "partition",
+    "encoded_partition",
+    "start_offset",
+    "end_offset",
+    "record_count",
+    "bytes",
+)
+
+COMMIT_SCHEMA = (
+    "object_key STRING, topic STRING, partition INT, encoded_partition STRING, "
+    "start_offset LONG, end_offset LONG, record_count LONG, bytes LONG"
+)
+
+# The processor emits committed objects (kind "object") and dead letters (kind "dead_letter")
+# in one stream: the committed-object columns, then the dead-letter ones.
+OUTPUT_COLUMNS = ("kind", *COMMIT_COLUMNS, *DEAD_LETTER_COLUMNS)
+
+OUTPUT_SCHEMA = (
+    "kind STRING, "
+    + COMMIT_SCHEMA
+    + ", "
+    + ", ".join(f"{name} {kind}" for name, kind in DEAD_LETTER_COLUMNS.items())
+)
+
+
+def _output_fields(ddl: str) -> list[tuple[str, str]]:
+    """(name, type) pairs of a flat DDL schema (types without commas)."""
+    return [tuple(part.strip().split(" ", 1)) for part in ddl.split(",")]  # type: ignore[misc]
+
+
+_ARROW_TYPES = {
+    "STRING": pa.string(),
+    "INT": pa.int32(),
+    "LONG": pa.int64(),
+    "BINARY": pa.binary(),
+    "ARRAY<STRING>": pa.list_(pa.string()),
+    "ARRAY<BINARY>": pa.list_(pa.binary()),
+}
+
+OUTPUT_ARROW_SCHEMA = pa.schema(
+    [(name, _ARROW_TYPES[kind.upper()]) for name, kind in _output_fields(OUTPUT_SCHEMA)]
+)
+
+
+def _output_batch(objects: list[CommittedObject], letters: list[DeadLetter]) -> pa.RecordBatch:
+    rows: list[dict[str, Any]] = [
+        {
+            "kind": "object",
+            "object_key": o.key,
+            "topic": o.topic,
+            "partition": o.partition,
+            "encoded_partition": o.encoded_partition,
+            "start_offset": o.start_offset,
+            "end_offset": o.end_offset,
+            "record_count": o.record_count,
+            "bytes": o.bytes,
+        }
+        for o in objects
+    ]
+    rows += [{"kind": "dead_letter", **dead_letter_row(d)} for d in letters]
+    return pa.RecordBatch.from_pylist(rows, schema=OUTPUT_ARROW_SCHEMA)
+
+
+class PartitionTask:
+    """Writes, in the Spark task that reads them, the records of each topic-partition of one
+    micro-batch (``DataFrame.mapInArrow`` over the Kafka rows: no shuffle). The rotator state
+    and open records carry over between micro-batches in :class:`PartitionStateStore` files in
+    the checkpoint, keyed by offset."""
+
+    def __init__(self, config: SinkConfig, state_root: str, now_ms: int) -> None:
+        self._config = config
+        self._state_root = state_root
+        self._now_ms = now_ms
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        ctx = build_writer_context(self._config)
+        store = PartitionStateStore(Path(self._state_root))
+        done: set[tuple[str, int]] = set()
+        current: _OpenPartition | None = None
+        with gc_paused():
+            for batch in batches:
+                for (topic, partition), rows in _partition_runs(batch):
+                    if current is None or (topic, partition) != current.key:
+                        if current is not None:
+                            yield current.finish(store, self._now_ms)
+                        if (topic, partition) in done:
+                            raise RuntimeError(
+                                f"{topic}-{partition}: records of one topic-partition reached a "
+                                "task out of order"
+                            )
+                        done.add((topic, partition))
+                        current = _OpenPartition.start(ctx, store, topic, partition, rows)
+                    current.write(rows, self._now_ms)
+            if current is not None:
+                yield current.finish(store, self._now_ms)
+
+
+@dataclass
+class _OpenPartition:
+    key: tuple[str, int]
+    writer: TopicPartitionWriter
+    loaded: int | None
+    saved_chunks: list[bytes]
+    last_offset: int = -1
+    committed: list[CommittedObject] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls,
+        ctx: WriterContext,
+        store: PartitionStateStore,
+        topic: str,
+        partition: int,
+        rows: pa.RecordBatch,
+    ) -> _OpenPartition:
+        saved = store.load(topic, partition, rows.column("offset")[0].as_py())
+        chunks = saved.chunks if saved else []
+
+        def load() -> list[Any]:
+            return [p for chunk in chunks for p in decode_pending(topic, partition, chunk)]
+
+        writer = TopicPartitionWriter(ctx, topic, partition, saved.rotator if saved else None, load)
+        return cls((topic, partition), writer, saved.next_offset if saved else None, chunks)
+
+    def write(self, rows: pa.RecordBatch, now_ms: int) -> None:
+        headers = rows.column("headers")
+        offsets = rows.column("offset").to_pylist()
+        self.committed += self.writer.write(
+            raw_records(
+                *self.key,
+                offsets,
+                rows.column("timestamp").to_pylist(),
+                _binaries(rows.column("key")),
+                _binaries(rows.column("value")),
+                None if headers.null_count == len(headers) else headers.to_pylist(),
+            ),
+            now_ms,
+        )
+        self.last_offset = offsets[-1]
+
+    def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
+        writer = self.writer
+        self.committed += writer.on_timer(now_ms)
+        saved = open_chunks(writer)
+        chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
+        store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
+        return _output_batch(self.committed, writer.dead_letters)
+
+
+def _binaries(column: pa.Array) -> list[bytes | None]:
+    """A binary column as bytes (None for nulls): by way of NumPy, half the cost of to_pylist."""
+    if column.null_count == len(column):
+        return [None] * len(column)
+    return column.to_numpy(zero_copy_only=False).tolist()  # type: ignore[no-any-return]
+
+
+def _partition_runs(batch: pa.RecordBatch) -> Iterator[tuple[tuple[str, int], pa.RecordBatch]]:
+    """Slices of ``batch`` holding one topic-partition each, in order (one slice, as a rule:
+    a Spark Kafka task reads one topic-partition)."""
+    if batch.num_rows == 0:
+        return
+    topics = batch.column("topic")
+    partitions = batch.column("partition")
+    if len(pc.unique(topics)) == 1 and len(pc.unique(partitions)) == 1:
+        yield (topics[0].as_py(), partitions[0].as_py()), batch
+        return
+    keys = list(zip(topics.to_pylist(), partitions.to_pylist(), strict=True))
+    start = 0
+    for i in range(1, len(keys) + 1):
+        if i == len(keys) or keys[i] != keys[start]:
+            yield keys[start], batch.slice(start, i - start)
+            start = i
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a batch is handled: its records (acyclic, freed by
+    reference counting) would otherwise trigger full collections over every live object."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def raw_records(
+    topic: str,
+    partition: int,
+    offsets: list[int],
+    timestamps: list[int | None],
+    keys: list[bytes | None],
+    values: list[bytes | None],
+    headers: list[str | None] | None,
+) -> Iterator[RawRecord]:
+    for offset, ts, k, v, h in zip(
+        offsets,
+        timestamps,
+        keys,
+        values,
+        itertools.repeat(None) if headers is None else headers,
+        strict=False,
+    ):
+        yield RawRecord(topic, partition, offset, ts, k, v, () if h is None else _json_headers(h))
+
+
+def _json_headers(text: str) -> tuple[tuple[str, bytes | None], ...]:
+    """Headers from Spark's ``to_json`` of the Kafka source's ``headers`` (binary values in
+    base64; a null value written as null or left out)."""
+    return tuple(
+        (h["key"], None if h.get("value") is None else base64.b64decode(h["value"]))
+        for h in json.loads(text)
+    )

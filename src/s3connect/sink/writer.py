@@ -1,0 +1,389 @@
+"""The per topic-partition writer: Confluent's ``TopicPartitionWriter`` I/O around the rotator.
+
+It converts each raw Kafka record, asks the partitioner for its encoded partition, lets the
+:class:`~s3connect.sink.rotation.Rotator` decide rotation, keeps the records of open files, and writes
+each committed file through the format to storage. It has no Spark in it: the streaming layer
+feeds it records in offset order and persists :meth:`TopicPartitionWriter.snapshot` (rotator
+state plus the records of still-open files) in checkpointed state, so open files survive restarts.
+
+Keys and headers (``store.kafka.keys`` / ``store.kafka.headers``) are written as Confluent's
+``KeyValueHeaderRecordWriterProvider`` writes them: for each committed file, the value file
+``<name><ext>`` then ``<name>.keys<keys ext>`` and ``<name>.headers<headers ext>``, same start
+offset, same records, so they rotate together. Each object is atomic (multipart upload completed
+on close); a failure on any of them fails the batch, and a replay rewrites identical objects.
+With ``behavior.on.null.values=write`` a tombstone goes to the encoded partition
+``tombstone.encoded.partition`` (Confluent's ``TombstoneSupportedPartitioner``), whose files hold
+no value file: only keys (and headers). A record without a key (keys stored) or without headers
+(headers stored) fails, as in Confluent ("Key cannot be null", "Headers cannot be null").
+
+The commit log gets one row per written file: its value object, or its keys object in the
+tombstone partition. The companion objects' names follow from it (``.keys`` / ``.headers``
+inserted before the extension) and are not logged separately, so record counts add up.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Literal, Protocol
+
+from s3connect.connect.projection import project_record
+from s3connect.connect.records import RawRecord, SinkRecord
+from s3connect.connect.schema import ConnectSchema
+from s3connect.errors import RecordError
+from s3connect.formats.views import header_texts
+from s3connect.sink.dead_letters import DeadLetter
+from s3connect.sink.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
+from s3connect.storage.base import Storage
+
+__all__ = [
+    "CommittedObject",
+    "PendingRecord",
+    "RecordFormat",
+    "TopicPartitionWriter",
+    "WriterContext",
+]
+
+
+@dataclass(slots=True)
+class PendingRecord:
+    """A record of a still-open file: its raw form, encoded partition and (cached) conversion."""
+
+    raw: RawRecord
+    encoded_partition: str
+    converted: SinkRecord | None = None
+
+
+class RecordFormat(Protocol):
+    """What the writer needs of a format (see :mod:`s3connect.formats.factory`)."""
+
+    @property
+    def extension(self) -> str: ...
+
+    def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WriterContext:
+    """Everything a writer needs, built once per task from the connector config.
+
+    Attributes:
+        convert: Raw record -> converted record (raises ConversionError).
+        encode_partition: (record, now_ms) -> encoded partition (raises PartitionError).
+        extract_timestamp: (record, now_ms) -> timestamp for rotate.interval.ms, or None when the
+            partitioner has no timestamp extractor (Confluent ignores rotate.interval.ms then).
+        schema_key: Identity of a record's value schema (None when schemaless).
+        format: The file format.
+        object_key: (topic, encoded_partition, kafka_partition, start_offset, extension) -> key.
+        storage: Where files go.
+        policy: Rotation settings.
+        null_values: ``behavior.on.null.values``.
+        keys_format: Writes the keys file (``store.kafka.keys``), or None.
+        headers_format: Writes the headers file (``store.kafka.headers``), or None.
+        tombstone_partition: ``tombstone.encoded.partition`` (used with ``null_values=write``).
+        value_needs_schema: The format writes schema'd values only (Avro, Parquet): a schemaless
+            record fails on its own, before it joins a file.
+        tolerate_errors: ``errors.tolerance=all``: a record that fails becomes a dead letter
+            (:attr:`TopicPartitionWriter.dead_letters`) instead of failing the batch.
+    """
+
+    convert: Callable[[RawRecord], SinkRecord]
+    encode_partition: Callable[[SinkRecord, int], str]
+    extract_timestamp: Callable[[SinkRecord, int], int] | None
+    schema_key: Callable[[SinkRecord], SchemaKey]
+    format: RecordFormat
+    object_key: Callable[[str, str, int, int, str], str]
+    storage: Storage
+    policy: RotationPolicy
+    null_values: Literal["fail", "ignore", "write"] = "fail"
+    keys_format: RecordFormat | None = None
+    headers_format: RecordFormat | None = None
+    tombstone_partition: str = "tombstone"
+    value_needs_schema: bool = False
+    tolerate_errors: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CommittedObject:
+    """One object written to storage (a row of the commit log)."""
+
+    key: str
+    topic: str
+    partition: int
+    encoded_partition: str
+    start_offset: int
+    end_offset: int
+    record_count: int
+    bytes: int
+
+
+class _CountingWriter(io.RawIOBase):
+    def __init__(self, out: BinaryIO) -> None:
+        super().__init__()
+        self._out = out
+        self.count = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        n = len(memoryview(data).cast("B"))
+        self._out.write(data)
+        self.count += n
+        return n
+
+
+@dataclass(slots=True)
+class _Open:
+    records: list[PendingRecord] = field(default_factory=list)
+
+
+class TopicPartitionWriter:
+    """Writes the files of one Kafka topic-partition.
+
+    Args:
+        ctx: The writer context.
+        topic: The Kafka topic.
+        partition: The Kafka partition.
+        state: The rotator state saved by a previous :meth:`snapshot`, if any.
+        load_pending: Returns the records of open files saved by a previous :meth:`snapshot`;
+            called only when a file must be written, so a batch that commits nothing never reads
+            them back.
+    """
+
+    def __init__(
+        self,
+        ctx: WriterContext,
+        topic: str,
+        partition: int,
+        state: RotatorState | None = None,
+        load_pending: Callable[[], list[PendingRecord]] | None = None,
+    ) -> None:
+        self._ctx = ctx
+        self._topic = topic
+        self._partition = partition
+        self._rotator = Rotator(ctx.policy, state, topic=topic, partition=partition)
+        self._load_pending = load_pending
+        self._has_saved = bool(state and state.open_files) and load_pending is not None
+        self._open: dict[str, list[PendingRecord]] = {}
+        self._new: list[PendingRecord] = []
+        self.flushed = False
+        self.dead_letters: list[DeadLetter] = []
+        """Records that failed with ``errors.tolerance=all``, in offset order."""
+
+    @property
+    def rotator(self) -> Rotator:
+        """The rotation state machine."""
+        return self._rotator
+
+    def write(self, records: Iterable[RawRecord], now_ms: int) -> list[CommittedObject]:
+        """Handle records in offset order; returns the objects committed meanwhile."""
+        ctx = self._ctx
+        committed: list[CommittedObject] = []
+        for raw in records:
+            try:
+                admitted = self._admit(raw, now_ms)
+            except RecordError as error:
+                if not ctx.tolerate_errors:
+                    raise
+                # A dead letter never joins a file: it neither counts toward flush.size nor
+                # changes the names of the files around it (nothing was committed for it).
+                self.dead_letters.append(DeadLetter.of(raw, error))
+                continue
+            if admitted is None:
+                continue
+            record, encoded, commits = admitted
+            for commit in commits:
+                if commit.before_record:
+                    committed += self._flush(commit)
+            pending = PendingRecord(raw, encoded, record)
+            self._open.setdefault(encoded, []).append(pending)
+            self._new.append(pending)
+            for commit in commits:
+                if not commit.before_record:
+                    committed += self._flush(commit)
+        return committed
+
+    def _admit(self, raw: RawRecord, now_ms: int) -> tuple[SinkRecord, str, list[Commit]] | None:
+        """Place ``raw`` and offer it to the rotator; returns the record (projected onto its
+        file's schema), its encoded partition and the commits; None: skip it.
+
+        Raises:
+            RecordError: The record cannot be converted, partitioned, projected or written;
+                the rotator rejects it before appending it, as Confluent's ``write()``.
+        """
+        placed = self._place(raw, now_ms)
+        if placed is None:
+            return None
+        record, encoded, timestamp = placed
+        self._projecting = record
+        commits = self._rotator.offer(
+            raw.offset,
+            encoded,
+            timestamp=timestamp,
+            schema_key=self._ctx.schema_key(record),
+            schema=record.value_schema,
+            now_ms=now_ms,
+            project=self._project,
+        )
+        return self._projecting, encoded, commits
+
+    def _project(self, target: ConnectSchema) -> None:
+        """The rotator keeps the record in a file of another (compatible) schema: project it
+        (schema.compatibility BACKWARD/FORWARD/FULL), failing before it is appended."""
+        self._projecting = project_record(self._projecting, target)
+
+    def _place(self, raw: RawRecord, now_ms: int) -> tuple[SinkRecord, str, int | None] | None:
+        """Convert ``raw`` and find its encoded partition and timestamp; None: skip it.
+
+        Raises:
+            RecordError: The record cannot be converted, partitioned or written.
+        """
+        ctx = self._ctx
+        record = ctx.convert(raw)
+        tombstone = record.value is None
+        if tombstone:
+            if ctx.null_values == "ignore":
+                return None
+            if ctx.null_values == "fail":
+                raise RecordError(
+                    "null (tombstone) value and behavior.on.null.values=fail; set it to "
+                    "'ignore' to skip such records or 'write' to store their keys",
+                    topic=raw.topic,
+                    partition=raw.partition,
+                    offset=raw.offset,
+                )
+        elif ctx.value_needs_schema and record.value_schema is None:
+            raise RecordError(
+                f"the {type(ctx.format).__name__} output needs values with a schema; this record "
+                "is schemaless (use a converter with schemas, e.g. JsonConverter with "
+                "schemas.enable=true)",
+                topic=raw.topic,
+                partition=raw.partition,
+                offset=raw.offset,
+            )
+        self._check_views(raw, record)
+        encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
+        timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
+        return record, encoded, timestamp
+
+    def _check_views(self, raw: RawRecord, record: SinkRecord) -> None:
+        """KeyValueHeaderRecordWriterProvider's checks, before anything is written."""
+        ctx = self._ctx
+        problem = None
+        if ctx.keys_format is not None and record.key is None:
+            problem = "Key cannot be null (store.kafka.keys=true)"
+        elif ctx.headers_format is not None and not record.headers:
+            problem = "Headers cannot be null (store.kafka.headers=true and the record has none)"
+        elif ctx.headers_format is not None:
+            try:
+                header_texts(record)
+            except ValueError as exc:
+                problem = str(exc)
+        if problem is not None:
+            raise RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
+
+    def on_timer(self, now_ms: int) -> list[CommittedObject]:
+        """Commit on time without new records (scheduled rotation of an idle partition)."""
+        committed: list[CommittedObject] = []
+        for commit in self._rotator.on_timer(now_ms):
+            committed += self._flush(commit)
+        return committed
+
+    def snapshot(self) -> tuple[RotatorState, list[PendingRecord]]:
+        """The rotator state and the records of every open file, in offset order."""
+        self._restore_saved()
+        pending = sorted(
+            (p for records in self._open.values() for p in records), key=lambda p: p.raw.offset
+        )
+        return self._rotator.state, pending
+
+    def new_pending(self) -> list[PendingRecord]:
+        """Records added since construction that are still in open files (when nothing was
+        flushed, saving just these next to the earlier saved ones is enough)."""
+        open_ids = {id(p) for records in self._open.values() for p in records}
+        return [p for p in self._new if id(p) in open_ids]
+
+    def _restore_saved(self) -> None:
+        if not self._has_saved or self._load_pending is None:
+            return
+        saved = self._load_pending()
+        self._has_saved = False
+        merged: dict[str, list[PendingRecord]] = {}
+        for p in saved:
+            merged.setdefault(p.encoded_partition, []).append(p)
+        for encoded, records in self._open.items():
+            merged.setdefault(encoded, []).extend(records)
+        self._open = merged
+
+    def _flush(self, commit: Commit) -> list[CommittedObject]:
+        self._restore_saved()
+        self.flushed = True
+        out: list[CommittedObject] = []
+        for info in commit.files:
+            records = self._open.pop(info.encoded_partition, [])
+            if (
+                len(records) != info.record_count
+                or records[0].raw.offset != info.start_offset
+                or records[-1].raw.offset != info.end_offset
+            ):
+                raise RuntimeError(
+                    f"writer state out of step with the rotator for {self._topic}-"
+                    f"{self._partition} {info}: holding {len(records)} records"
+                )
+            out.append(self._write_file(info.encoded_partition, records))
+        return out
+
+    def _write_file(self, encoded: str, pending: list[PendingRecord]) -> CommittedObject:
+        ctx = self._ctx
+        records = [p.converted if p.converted is not None else ctx.convert(p.raw) for p in pending]
+        start, end = pending[0].raw.offset, pending[-1].raw.offset
+        tombstones = ctx.null_values == "write" and encoded == ctx.tombstone_partition
+        if not tombstones:
+            records = _onto_file_schema(records)
+        written: list[tuple[str, int]] = []
+        # TopicPartitionWriter.tagFile's tags, for the committed file (not its keys/headers).
+        tags = {"startOffset": str(start), "endOffset": str(end), "recordCount": str(len(records))}
+        # Value file first, then keys, then headers, as KeyValueHeaderRecordWriterProvider
+        # commits them; the tombstone partition has no value file.
+        for fmt in (None if tombstones else ctx.format, ctx.keys_format, ctx.headers_format):
+            if fmt is None:
+                continue
+            key = ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
+            with ctx.storage.open_write(key, None if written else tags) as out:
+                counter = _CountingWriter(out)
+                fmt.write(records, counter)  # type: ignore[arg-type]
+            written.append((key, counter.count))
+        key, size = written[0]
+        return CommittedObject(
+            key=key,
+            topic=self._topic,
+            partition=self._partition,
+            encoded_partition=encoded,
+            start_offset=start,
+            end_offset=end,
+            record_count=len(records),
+            bytes=size,
+        )
+
+
+def _onto_file_schema(records: list[SinkRecord]) -> list[SinkRecord]:
+    """The records of one file with their values projected onto the file's schema, that of its
+    first record (schema.compatibility BACKWARD/FORWARD/FULL keep other compatible versions in a
+    file; records restored from checkpointed state are converted again, hence projected here)."""
+    target = records[0].value_schema
+    if target is None:
+        return records
+    out = records
+    same: dict[int, bool] = {id(target): True}
+    for i, record in enumerate(records):
+        schema = record.value_schema
+        equal = same.get(id(schema))
+        if equal is None:
+            equal = same[id(schema)] = schema == target
+        if not equal:
+            if out is records:
+                out = list(records)
+            out[i] = project_record(record, target)
+    return out

@@ -1,0 +1,352 @@
+"""The S3 source's pure part (no Spark): find the sink's objects, read their records back.
+
+Listing keeps the objects under ``topics.dir`` whose extension is the configured format's
+(``.avro``; ``.json`` / ``.json.gz``; ``*.parquet`` of any codec; the ByteArray extension, also
+``.gz``); anything else is ignored. A kept object must be named
+``<topic>/<encodedPartition>/<topic>+<partition>+<offset><ext>``; one that is not is handled per
+``behavior.on.error`` (fail: :class:`~s3connect.errors.SourceObjectError` naming the key;
+ignore / log: skipped, and the log says which). Objects are grouped by (topic, partition) and
+ordered by (start offset, key).
+
+Keys and headers companion objects (``<topic>+<partition>+<offset>.keys.<ext>``,
+``.headers.<ext>``, written by ``store.kafka.keys`` / ``store.kafka.headers``) are attached to
+their value object (:class:`SourceObject`) and read with it: each record gets its key, serialized
+with ``key.converter`` (the sink's key converter gives the original bytes), and its headers (the
+stored text as UTF-8 bytes, as ``SimpleHeaderConverter`` writes a string header). Their format is
+told by their extension (``keys.format.class`` may differ from ``format.class``). A keys object
+without a value object is a file of tombstones (``behavior.on.null.values=write`` writes no value
+file in ``tombstone.encoded.partition``): its records are published with a null value. Kafka
+timestamps are not restored: Confluent's sink stores them nowhere.
+
+A ByteArray object whose records contain the separator is split into more records than it
+holds. That is detected when the object's record count exceeds its bound: ``flush.size`` (when
+configured) or, under the DefaultPartitioner, the next object's start offset minus its own (the
+last object of a topic-partition has no such bound). Only records that add pieces are caught:
+an object with fewer pieces than offsets is legitimate (offset gaps).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from s3connect.config.source import SourceConfig
+from s3connect.connect.schema import ConnectSchema, Type
+from s3connect.convert.serializers import Serializer, make_serializer
+from s3connect.errors import SourceObjectError
+from s3connect.formats.readers import FileRecords, read_file
+from s3connect.formats.views import unwrap_headers, unwrap_keys
+from s3connect.storage.base import Storage
+from s3connect.storage.factory import make_storage
+from s3connect.storage.naming import parse_object_key
+from s3connect.storage.s3 import S3Settings
+
+__all__ = [
+    "Listing",
+    "SourceObject",
+    "SourceRecord",
+    "companion_format",
+    "key_serializer_for",
+    "list_objects",
+    "read_object",
+    "source_storage",
+]
+
+logger = logging.getLogger("s3connect.spark.source_query")
+_PARQUET_CODEC_EXTENSIONS = ("", ".snappy", ".gz", ".br", ".lz4hadoop", ".lz4raw", ".lz4", ".zstd")
+_COMPANION = re.compile(r"\.(keys|headers)(\..+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceObject:
+    """One value object of the sink, with its keys/headers companions when present."""
+
+    key: str
+    topic: str
+    partition: int
+    start_offset: int
+    extension: str
+    keys_key: str | None = None
+    headers_key: str | None = None
+    tombstones: bool = False
+    """A keys object with no value object: its records are tombstones (null values)."""
+
+    @property
+    def order(self) -> tuple[int, str]:
+        """Its place among the objects of its topic-partition."""
+        return (self.start_offset, self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """One record to publish: Kafka bytes, and where it came from (object key, record index)."""
+
+    topic: str
+    partition: int
+    key: bytes | None
+    value: bytes | None
+    object_key: str
+    index: int
+    headers: tuple[tuple[str, bytes | None], ...] = ()
+
+
+@dataclass
+class Listing:
+    """Objects per (topic, partition) in order, and the badly named keys that were skipped."""
+
+    objects: dict[tuple[str, int], list[SourceObject]] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+
+def value_extensions(config: SourceConfig) -> tuple[str, ...]:
+    """The extensions a value object of the configured format may end with."""
+    if config.format == "avro":
+        return (".avro",)
+    if config.format == "json":
+        return (".json", ".json.gz")
+    if config.format == "parquet":
+        return tuple(f"{codec}.parquet" for codec in _PARQUET_CODEC_EXTENSIONS)
+    ext = config.format_bytearray_extension
+    return (ext, ext + ".gz")
+
+
+def handle(config: SourceConfig, message: str, key: str) -> None:
+    """Apply ``behavior.on.error`` to a problem with object ``key``: raise, or log and go on."""
+    if config.behavior_on_error == "fail":
+        raise SourceObjectError(message, key=key)
+    level = logging.ERROR if config.behavior_on_error == "log" else logging.INFO
+    mode = config.behavior_on_error
+    logger.log(level, "skipping %s: %s (behavior.on.error=%s)", key, message, mode)
+
+
+def _classify(key: str, config: SourceConfig, listing: Listing) -> SourceObject | str | None:
+    """A value object, a companion key (str), or None (ignored or skipped)."""
+    filename = key.rpartition(config.directory_delim)[2]
+    companion = _COMPANION.search(filename)
+    suffixes = value_extensions(config)
+    if companion is None and not filename.endswith(suffixes):
+        return None  # another format's object, or not an object of the sink
+    try:
+        parsed = parse_object_key(
+            key,
+            topics_dir=config.topics_dir,
+            directory_delim=config.directory_delim,
+            file_delim=config.file_delim,
+        )
+    except ValueError as exc:
+        if companion is not None:
+            return None
+        listing.skipped.append(key)
+        handle(config, f"name does not match <topic>+<partition>+<offset><ext>: {exc}", key)
+        return None
+    if not config.wants_topic(parsed.topic):
+        return None
+    if companion is not None:
+        return key
+    if parsed.extension not in suffixes:
+        return None
+    return SourceObject(
+        key=key,
+        topic=parsed.topic,
+        partition=parsed.kafka_partition,
+        start_offset=parsed.start_offset,
+        extension=parsed.extension,
+    )
+
+
+def _companion_base(key: str) -> tuple[str, str]:
+    """(value key without extension, "keys" | "headers") of a companion key."""
+    m = _COMPANION.search(key)
+    assert m is not None
+    return key[: m.start()], m.group(1)
+
+
+def list_objects(storage: Storage, config: SourceConfig) -> Listing:
+    """Every value object under ``topics.dir``, grouped and ordered (see the module docstring).
+
+    Raises:
+        SourceObjectError: a badly named object with ``behavior.on.error=fail``.
+    """
+    prefix = config.topics_dir + config.directory_delim if config.topics_dir.strip() else ""
+    listing = Listing()
+    found: list[SourceObject] = []
+    companions: dict[tuple[str, str], str] = {}
+    for key in storage.list_keys(prefix):
+        item = _classify(key, config, listing)
+        if isinstance(item, SourceObject):
+            found.append(item)
+        elif isinstance(item, str):
+            companions[_companion_base(item)] = item
+    for obj in found:
+        base = obj.key[: len(obj.key) - len(obj.extension)]
+        keys_key = companions.pop((base, "keys"), None)
+        headers_key = companions.pop((base, "headers"), None)
+        if keys_key or headers_key:
+            obj = dataclasses.replace(obj, keys_key=keys_key, headers_key=headers_key)
+        listing.objects.setdefault((obj.topic, obj.partition), []).append(obj)
+    for (base, kind), key in companions.items():
+        if kind != "keys":
+            continue
+        parsed = parse_object_key(
+            key,
+            topics_dir=config.topics_dir,
+            directory_delim=config.directory_delim,
+            file_delim=config.file_delim,
+        )
+        obj = SourceObject(
+            key=key,
+            topic=parsed.topic,
+            partition=parsed.kafka_partition,
+            start_offset=parsed.start_offset,
+            extension=key[len(base) :],
+            keys_key=key,
+            headers_key=companions.get((base, "headers")),
+            tombstones=True,
+        )
+        listing.objects.setdefault((obj.topic, obj.partition), []).append(obj)
+    for objs in listing.objects.values():
+        objs.sort(key=lambda o: o.order)
+    return listing
+
+
+@lru_cache(maxsize=8)
+def _storage(settings: S3Settings) -> Storage:
+    return make_storage(settings)
+
+
+def source_storage(config: SourceConfig) -> Storage:
+    """The storage the source reads (one client per process and settings)."""
+    return _storage(config.s3_settings())
+
+
+def companion_format(extension: str, config: SourceConfig) -> str:
+    """The format of a keys/headers object from its extension (``.keys.avro`` -> ``avro``)."""
+    ext = _COMPANION.sub(r"\2", extension) if _COMPANION.search(extension) else extension
+    if ext.endswith(".avro"):
+        return "avro"
+    if ext.endswith(".parquet"):
+        return "parquet"
+    if ext in (".json", ".json.gz"):
+        return "json"
+    return "bytearray"
+
+
+def _companion_values(
+    storage: Storage, config: SourceConfig, key: str
+) -> tuple[str, ConnectSchema | None, list[Any]]:
+    """(format, schema, values) of a keys or headers object."""
+    m = _COMPANION.search(key)
+    assert m is not None
+    ext = m.group(2)
+    fmt = companion_format(ext, config)
+    file = read_file(fmt, storage.read(key), ext, b"\n")
+    return fmt, file.schema, file.values
+
+
+def _key_schema(fmt: str, schema: ConnectSchema | None) -> ConnectSchema | None:
+    if schema is not None and fmt == "parquet" and schema.type is Type.STRUCT:
+        field = schema.field("key")
+        return field.schema if field is not None else None
+    return schema
+
+
+def read_object(
+    storage: Storage,
+    config: SourceConfig,
+    obj: SourceObject,
+    *,
+    destination: str,
+    skip: int = 0,
+    stop: int | None = None,
+    bound: int | None = None,
+    serializer: Serializer | None = None,
+    key_serializer: Serializer | None = None,
+) -> Iterator[SourceRecord]:
+    """The records ``skip`` .. ``stop`` of ``obj``, serialized for topic ``destination``.
+
+    Problems (unreadable object, separator inside ByteArray records beyond ``bound``, a value
+    the converter refuses) follow ``behavior.on.error``: fail raises
+    :class:`~s3connect.errors.SourceObjectError`; ignore/log skip the object or record.
+    """
+    serialize = serializer or value_serializer(config)
+    serialize_key = key_serializer or key_serializer_for(config)
+    keys: list[Any] | None = None
+    key_schema: ConnectSchema | None = None
+    headers: list[tuple[tuple[str, bytes | None], ...]] | None = None
+    try:
+        if obj.keys_key is not None:
+            fmt, schema, values = _companion_values(storage, config, obj.keys_key)
+            keys, key_schema = unwrap_keys(fmt, values), _key_schema(fmt, schema)
+        if obj.headers_key is not None:
+            fmt, _schema, values = _companion_values(storage, config, obj.headers_key)
+            headers = unwrap_headers(fmt, values)
+        if obj.tombstones:
+            assert keys is not None
+            file = FileRecords(None, [None] * len(keys))
+        else:
+            file = read_file(
+                config.format,
+                storage.read(obj.key),
+                obj.extension,
+                config.format_bytearray_separator.encode("utf-8"),
+            )
+    except (ValueError, KeyError, TypeError) as exc:
+        handle(config, str(exc), obj.key)
+        return
+    count = len(file.values)
+    for name, companion in (("keys", keys), ("headers", headers)):
+        if companion is not None and len(companion) != count:
+            handle(
+                config,
+                f"its {name} object holds {len(companion)} records, the value object {count}",
+                obj.key,
+            )
+            return
+    if bound is not None and count > bound and config.format == "bytearray" and not obj.tombstones:
+        handle(
+            config,
+            f"ByteArray object splits into {count} records at separator "
+            f"{config.format_bytearray_separator!r} but can hold at most {bound} (from its "
+            "start offset and the next object's, or flush.size): some records contain the "
+            "separator and cannot be told apart",
+            obj.key,
+        )
+        return
+    end = count if stop is None else min(stop, count)
+    for index in range(skip, end):
+        try:
+            value = serialize(destination, file.schema, file.values[index])
+            key = None if keys is None else serialize_key(destination, key_schema, keys[index])
+        except ValueError as exc:
+            handle(config, f"record {index}: {exc}", obj.key)
+            continue
+        yield SourceRecord(
+            destination,
+            obj.partition,
+            key,
+            value,
+            obj.key,
+            index,
+            () if headers is None else headers[index],
+        )
+
+
+def key_serializer_for(config: SourceConfig) -> Serializer:
+    """The configured ``key.converter``'s serializer."""
+    return make_serializer(
+        config.key_converter, schemas_enable=config.key_converter_schemas_enable, is_key=True
+    )
+
+
+def value_serializer(config: SourceConfig) -> Serializer:
+    """The configured ``value.converter``'s serializer."""
+    return make_serializer(
+        config.value_converter,
+        schemas_enable=config.value_converter_schemas_enable,
+        decimal_format=config.value_converter_decimal_format,
+    )

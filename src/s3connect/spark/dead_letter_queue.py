@@ -1,0 +1,211 @@
+"""The sink's dead letter queue: a Kafka topic and a Delta table, fed once per micro-batch.
+
+The stateful processor emits a row per dead letter next to its committed-object rows (see
+:data:`DEAD_LETTER_COLUMNS`); the micro-batch handler then, on the driver:
+
+1. logs each one (``errors.log.enable``; with ``errors.log.include.messages`` key, value and
+   headers too);
+2. publishes it to ``errors.deadletterqueue.topic.name`` as Kafka Connect's
+   ``DeadLetterQueueReporter`` does: original key, value, headers and timestamp, plus the
+   ``__connect.errors.*`` context headers when enabled; the topic is created on start with one
+   partition and the configured replication factor when missing;
+3. appends it to the Delta table ``dlq.table`` (idempotently per micro-batch, like the commit log).
+
+Delivery to the topic is at-least-once, as in Kafka Connect: a micro-batch replayed after a crash
+between publishing and the checkpoint publishes its dead letters again. The Delta table keeps
+exactly one row per dead letter.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from confluent_kafka import Producer
+from confluent_kafka.admin import NewTopic  # type: ignore[attr-defined]
+
+from s3connect.config.sink import SinkConfig
+from s3connect.errors import DestinationError
+from s3connect.kafka.admin import admin_client, client_props, create_topics, topic_metadata
+from s3connect.sink.dead_letters import (
+    DLQ_TABLE_SCHEMA,
+    DeadLetter,
+    context_headers,
+    dead_letter_from_row,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = [
+    "DeadLetterQueue",
+    "ensure_dlq_topic",
+]
+
+TIMEOUT_S = 30.0
+
+
+def ensure_dlq_topic(config: SinkConfig) -> None:
+    """Create the DLQ topic (one partition) when missing, as Kafka Connect does on start.
+
+    Raises:
+        DestinationError: the topic cannot be listed or created (e.g. a replication factor
+            above the number of brokers).
+    """
+    if config.dlq_topic is None:
+        return
+    admin = admin_client(config.kafka_bootstrap_servers, config.kafka_options)
+    found = topic_metadata(admin).get(config.dlq_topic)
+    if found is not None and found.error is None:
+        return
+    create_topics(
+        admin,
+        [NewTopic(config.dlq_topic, 1, config.dlq_replication_factor)],
+        "the dead letter queue topic (errors.deadletterqueue.topic.replication.factor="
+        f"{config.dlq_replication_factor})",
+    )
+
+
+def _shown(data: bytes | None) -> str:
+    if data is None:
+        return "null"
+    try:
+        return repr(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "base64:" + base64.b64encode(data).decode("ascii")
+
+
+class DeadLetterQueue:
+    """Logs, publishes and records the dead letters of each micro-batch for one sink config."""
+
+    def __init__(self, config: SinkConfig, log: Callable[[str], None]) -> None:
+        self._config = config
+        self._log = log
+        self._producer: Producer | None = None
+        self.count = 0
+        """Dead letters handled by this run."""
+
+    def handle(
+        self,
+        spark: SparkSession,
+        rows: Sequence[Mapping[str, Any]],
+        app_id: str,
+        batch_id: int,
+    ) -> None:
+        """Log, publish and record the dead-letter ``rows`` of micro-batch ``batch_id``."""
+        if not rows:
+            return
+        letters = sorted(
+            (dead_letter_from_row(r) for r in rows),
+            key=lambda d: (d.raw.topic, d.raw.partition, d.raw.offset),
+        )
+        self.count += len(letters)
+        config = self._config
+        if config.errors_log_enable:
+            for d in letters:
+                self._log(self._describe(d))
+        if config.dlq_topic is not None:
+            self._publish(config.dlq_topic, letters)
+        if config.dlq_table is not None:
+            self._append(spark, config.dlq_table, letters, app_id, batch_id)
+        where = [config.dlq_topic, config.dlq_table]
+        self._log(
+            f"batch {batch_id}: {len(letters)} records failed and went to the dead letter queue"
+            + (f" ({', '.join(w for w in where if w)})" if any(where) else " (dropped)")
+        )
+
+    def _describe(self, d: DeadLetter) -> str:
+        text = f"error: {d.stage} failed ({d.exception_class}): {d.message}"
+        if self._config.errors_log_include_messages:
+            raw = d.raw
+            headers = ", ".join(f"{k}={_shown(v)}" for k, v in raw.headers)
+            text += (
+                f"; record timestamp={raw.timestamp} key={_shown(raw.key)} "
+                f"value={_shown(raw.value)} headers=[{headers}]"
+            )
+        return text
+
+    def _publish(self, topic: str, letters: Sequence[DeadLetter]) -> None:
+        config = self._config
+        if self._producer is None:
+            props: dict[str, str | int | float | bool] = {
+                **client_props(config.kafka_bootstrap_servers, config.kafka_options),
+                "enable.idempotence": True,
+                "acks": "all",
+            }
+            self._producer = Producer(props)
+        producer = self._producer
+        failures: list[str] = []
+
+        def delivered(err: Any, _msg: Any) -> None:
+            if err is not None:
+                failures.append(str(err))
+
+        now = int(datetime.now(UTC).timestamp() * 1000)
+        for d in letters:
+            raw = d.raw
+            headers: list[tuple[str, str | bytes | None]] = list(raw.headers)
+            if config.dlq_context_headers:
+                headers += context_headers(d, config.name)
+            producer.produce(
+                topic,
+                value=raw.value,
+                key=raw.key,
+                headers=headers,
+                timestamp=raw.timestamp
+                if raw.timestamp is not None and raw.timestamp >= 0
+                else now,
+                on_delivery=delivered,
+            )
+            producer.poll(0)
+        left = producer.flush(TIMEOUT_S)
+        if failures or left:
+            raise DestinationError(
+                f"cannot publish {len(letters)} dead letters to {topic!r}: "
+                + (failures[0] if failures else f"{left} still undelivered after {TIMEOUT_S}s")
+            )
+
+    def _append(
+        self,
+        spark: SparkSession,
+        table: str,
+        letters: Sequence[DeadLetter],
+        app_id: str,
+        batch_id: int,
+    ) -> None:
+        from s3connect.spark.commit_log import append_once
+
+        now = datetime.now(UTC).replace(tzinfo=None)
+        df = spark.createDataFrame(
+            [
+                (
+                    d.raw.topic,
+                    d.raw.partition,
+                    d.raw.offset,
+                    None
+                    if d.raw.timestamp is None
+                    else datetime.fromtimestamp(d.raw.timestamp / 1000, UTC).replace(tzinfo=None),
+                    d.raw.key,
+                    d.raw.value,
+                    [(k, v) for k, v in d.raw.headers],
+                    d.stage,
+                    d.class_name,
+                    d.exception_class,
+                    d.message,
+                    d.stacktrace,
+                    self._config.name,
+                    now,
+                )
+                for d in letters
+            ],
+            DLQ_TABLE_SCHEMA,
+        )
+        append_once(df, table, app_id + "-dlq", batch_id)
+
+    def close(self) -> None:
+        """Flush and drop the producer."""
+        if self._producer is not None:
+            self._producer.flush(TIMEOUT_S)
+            self._producer = None

@@ -1,0 +1,266 @@
+"""The S3 sink as a Spark Structured Streaming query, in one of two shapes.
+
+Shuffle-free (the default)::
+
+    Kafka source ──▶ foreachBatch: mapInArrow(PartitionTask) ──▶ committed-object rows
+        ──▶ dead letters, commit log (Delta), progress
+
+Spark reads each Kafka topic-partition of a micro-batch in one task; that task converts, rotates
+and writes its files (:class:`PartitionTask`), and keeps the rotator state and the records of
+still-open files in offset-keyed files in the checkpoint (:mod:`s3connect.sink.partition_state`).
+
+Stateful (for timers, or a checkpoint the tasks cannot reach as files)::
+
+    Kafka source ──▶ groupBy(topic, partition) ──▶ transformWithStateInPandas(SinkProcessor)
+        ──▶ committed-object rows ──▶ foreachBatch: dead letters, commit log, progress
+
+One key is one topic-partition; the open files live in the RocksDB state store
+(:mod:`s3connect.spark.stateful`). Its processing-time timers close the files of idle partitions
+on schedule (``rotate.schedule.interval.ms`` on a continuous trigger).
+
+Both keep open files in the checkpoint with the Kafka offsets, so a restart resumes open files
+exactly and a replayed micro-batch rewrites identical objects (exactly-once for deterministic
+partitioners and rotation). Both run the same :class:`~s3connect.sink.writer.TopicPartitionWriter`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from s3connect.config.sink import SinkConfig
+from s3connect.errors import ConfigError
+from s3connect.sink.partition_state import local_state_root
+from s3connect.sink.summary import SinkSummary
+from s3connect.sink.task import COMMIT_COLUMNS, OUTPUT_SCHEMA, PartitionTask
+from s3connect.spark.dead_letter_queue import DeadLetterQueue, ensure_dlq_topic
+from s3connect.spark.progress import await_query
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.streaming.query import StreamingQuery
+
+__all__ = [
+    "SinkRun",
+    "kafka_rows",
+    "kafka_source",
+    "processor_input",
+    "run_sink",
+    "start_sink",
+]
+
+
+def processor_input(source: DataFrame) -> DataFrame:
+    """The Kafka rows as the processor reads them: headers as JSON text. Spark's Arrow writer
+    (feeding the Python processor) re-walks a list column to size the batch after every row,
+    quadratic in the batch; a string column costs nothing when there are no headers."""
+    return source.selectExpr(
+        "topic", "partition", "offset", "timestamp", "key", "value", "to_json(headers) AS headers"
+    )
+
+
+def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
+    """The configured topics as raw Kafka rows (timestamp in epoch milliseconds)."""
+    reader = spark.readStream.format("kafka").option("includeHeaders", "true")
+    for name, value in config.spark_kafka_options().items():
+        reader = reader.option(name, value)
+    return kafka_rows(reader.load())
+
+
+def kafka_rows(source: DataFrame) -> DataFrame:
+    """The Kafka source's rows as the sink reads them (timestamp in epoch milliseconds)."""
+    return source.selectExpr(
+        "topic", "partition", "offset", "unix_millis(timestamp) AS timestamp", "key", "value",
+        "headers",
+    )  # fmt: skip
+
+
+def _app_id(config: SinkConfig) -> str:
+    return "s3connect-sink-" + hashlib.sha256(config.checkpoint_location.encode()).hexdigest()[:16]
+
+
+def _batch_handler(
+    config: SinkConfig,
+    summary: SinkSummary,
+    log: Callable[[str], None],
+    output: Callable[[DataFrame], DataFrame],
+) -> Callable[[DataFrame, int], None]:
+    """The foreachBatch function: runs ``output`` (the writers' committed objects and dead
+    letters) on the micro-batch, then handles dead letters, the commit log and progress."""
+    dlq = DeadLetterQueue(config, log)
+
+    def handle(batch: DataFrame, batch_id: int) -> None:
+        # One action only: evaluating the output twice would run the writers twice.
+        rows_out = [r.asDict() for r in output(batch).collect()]
+        rows = [{k: r[k] for k in COMMIT_COLUMNS} for r in rows_out if r["kind"] == "object"]
+        letters = [r for r in rows_out if r["kind"] == "dead_letter"]
+        summary.batches += 1
+        summary.objects += rows
+        # Dead letters first: a failure there fails the batch before the commit log says done.
+        dlq.handle(batch.sparkSession, letters, _app_id(config), batch_id)
+        summary.dead_letters = dlq.count
+        if rows and config.commit_log_table:
+            from s3connect.spark.commit_log import append_commit_log
+
+            append_commit_log(
+                batch.sparkSession, config.commit_log_table, rows, _app_id(config), batch_id
+            )
+        if rows:
+            n_rec = sum(r["record_count"] for r in rows)
+            n_bytes = sum(r["bytes"] for r in rows)
+            log(
+                f"batch {batch_id}: committed {len(rows)} objects, {n_rec} records, {n_bytes} bytes"
+            )
+
+    return handle
+
+
+def _written_in_task(config: SinkConfig, state_root: Path) -> Callable[[DataFrame], DataFrame]:
+    """The shuffle-free output: each Kafka topic-partition written by the task reading it."""
+
+    def output(batch: DataFrame) -> DataFrame:
+        task = PartitionTask(config, str(state_root), int(time.time() * 1000))
+        return processor_input(batch).mapInArrow(task, OUTPUT_SCHEMA)
+
+    return output
+
+
+@dataclass
+class SinkRun:
+    """A started sink query with the summary it fills as batches commit."""
+
+    query: StreamingQuery
+    summary: SinkSummary
+
+
+def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
+    """Where the shuffle-free sink keeps open files (see :class:`PartitionTask`); None: the
+    stateful sink (:class:`SinkProcessor`) instead.
+
+    The stateful one is needed for timers (scheduled rotation of idle partitions, on a
+    continuous trigger) and for a checkpoint the tasks cannot reach as files. A checkpoint
+    keeps the kind it started with, so that no open file is left behind in the other kind's
+    state.
+
+    Raises:
+        ConfigError: Timers are needed, but the checkpoint was started without them.
+    """
+    root = local_state_root(config.checkpoint_location)
+    if root is None:
+        return None
+    if (root.parent / "state").is_dir():  # Spark's operator state: started stateful
+        return None
+    if timers:
+        if any(root.rglob("*.state")):
+            raise ConfigError(
+                f"rotate.schedule.interval.ms={config.rotate_schedule_interval_ms} on a "
+                "continuous trigger closes idle files with Spark's stateful operator, but "
+                f"checkpoint.location {config.checkpoint_location} was started without it "
+                "(by a run with trigger availableNow or without rotate.schedule.interval.ms), "
+                "and its open files are kept apart from it: keep running it that way, or "
+                "start a new checkpoint.location"
+            )
+        return None
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"checkpoint.location {config.checkpoint_location}: the sink keeps open files under "
+            f"{root}, which cannot be created ({exc.strerror}); use a path every task can write "
+            "(a local or shared file system path, dbfs:/ or /Volumes/ on Databricks), or an "
+            "s3a:// or abfss:// URL (open files then live in Spark's state store)"
+        ) from exc
+    return root
+
+
+def start_sink(
+    config: SinkConfig,
+    spark: SparkSession | None = None,
+    *,
+    once: bool | None = None,
+    log: Callable[[str], None] = print,
+) -> SinkRun:
+    """Start the sink query (``once`` forces the availableNow trigger)."""
+    from s3connect.spark.session import get_spark
+
+    spark = spark or get_spark("s3connect-sink")
+    summary = SinkSummary()
+    if config.errors_tolerance == "all":
+        ensure_dlq_topic(config)
+    available_now = bool(once or (once is None and config.trigger == "availableNow"))
+    # Processing-time timers close idle files on schedule; a query with them runs a batch on
+    # every trigger even without data, so an availableNow run would never end: it gets none
+    # and commits due files when records arrive, as Confluent does.
+    timers = config.rotate_schedule_interval_ms > 0 and not available_now
+    state_root = _task_state_root(config, timers)
+    source = kafka_source(spark, config)
+    if state_root is None:
+        from s3connect.spark.stateful import SinkProcessor
+
+        stream = (
+            processor_input(source)
+            .groupBy("topic", "partition")
+            .transformWithStateInPandas(
+                statefulProcessor=SinkProcessor(config, timers=timers),
+                outputStructType=OUTPUT_SCHEMA,
+                outputMode="Append",
+                timeMode="ProcessingTime" if timers else "None",
+            )
+        )
+        handler = _batch_handler(config, summary, log, lambda batch: batch)
+    else:
+        stream = source
+        handler = _batch_handler(config, summary, log, _written_in_task(config, state_root))
+    writer = (
+        stream.writeStream.queryName(config.name)
+        .option("checkpointLocation", config.checkpoint_location)
+        .foreachBatch(handler)
+    )
+    if available_now:
+        writer = writer.trigger(availableNow=True)
+    else:
+        writer = writer.trigger(processingTime=f"{config.trigger_interval_ms} milliseconds")
+    return SinkRun(writer.start(), summary)
+
+
+def run_sink(
+    config: SinkConfig,
+    spark: SparkSession | None = None,
+    *,
+    once: bool | None = None,
+    log: Callable[[str], None] = print,
+    timeout_s: float | None = None,
+) -> SinkSummary:
+    """Run the sink until it stops (availableNow) or ``timeout_s``; print progress and summary."""
+    run = start_sink(config, spark, once=once, log=log)
+    await_query(
+        run.query,
+        lambda seen: _show_progress(run.query, seen, log),
+        what="sink",
+        timeout_s=timeout_s,
+    )
+    log(run.summary.render())
+    sys.stdout.flush()
+    return run.summary
+
+
+def _show_progress(query: StreamingQuery, seen: int, log: Callable[[str], None]) -> int:
+    for progress in query.recentProgress:
+        batch = int(progress["batchId"])
+        if batch <= seen:
+            continue
+        lag = [
+            s.get("metrics", {}).get("maxOffsetsBehindLatest") for s in progress.get("sources", [])
+        ]
+        lag_text = ", ".join(str(x) for x in lag if x is not None) or "?"
+        log(
+            f"progress: batch {batch}, {progress.get('numInputRows', 0)} input records, "
+            f"{progress.get('processedRowsPerSecond', 0.0):.0f} records/s, lag {lag_text}"
+        )
+        seen = batch
+    return seen

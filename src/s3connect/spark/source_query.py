@@ -1,0 +1,156 @@
+"""The S3 source as a Spark Structured Streaming query.
+
+    S3 listing ──▶ Python streaming DataSource (offsets per source topic-partition)
+        ──▶ one input partition (one Spark task) per source topic-partition: read its objects
+            in order, serialize each record with value.converter
+        ──▶ writeStream.format("kafka"): topic = renamed topic, same partition number
+
+The DataSource's offsets (:mod:`s3connect.source.offsets`) say, per source topic-partition, the
+last object published and how many of its records; Spark checkpoints them, so a restart resumes
+where the last committed batch ended. Delivery is at-least-once: a batch that fails or is cut
+short by a crash is published again on restart. Within a task Spark's Kafka sink sends records in
+order through an idempotent producer, so each destination partition gets the records of its
+source partition in their original order. Every ``latestOffset`` lists the bucket again, so new
+objects, new partition folders and new time-based folders are found while the query runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from s3connect.config.source import SourceConfig
+from s3connect.source.destinations import check_destinations
+from s3connect.source.reader import (
+    list_objects,
+    source_storage,
+)
+from s3connect.source.summary import SourceSummary
+from s3connect.spark.progress import await_query
+from s3connect.spark.source_stream import SOURCE_FORMAT, S3SourceDataSource
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.streaming.query import StreamingQuery
+
+__all__ = [
+    "SourceRun",
+    "run_source",
+    "start_source",
+]
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class SourceRun:
+    """A started source query, the destination topic-partitions counted, and its summary."""
+
+    query: StreamingQuery
+    pairs: list[tuple[str, int]]
+    summary: SourceSummary
+
+
+def _source_frame(spark: SparkSession, config: SourceConfig, pairs: list[tuple[str, int]]) -> Any:
+    import json
+
+    from pyspark.sql import functions as F
+
+    spark.dataSource.register(S3SourceDataSource)
+    frame: DataFrame = (
+        spark.readStream.format(SOURCE_FORMAT)
+        .option("config", json.dumps(config.describe(masked=False)))
+        .load()
+    )
+    metrics = [F.count(F.lit(1)).alias("records")]
+    metrics += [
+        F.count_if((F.col("topic") == topic) & (F.col("partition") == partition)).alias(f"p{i}")
+        for i, (topic, partition) in enumerate(pairs)
+    ]
+    return frame.observe("published", *metrics)
+
+
+def start_source(
+    config: SourceConfig,
+    spark: SparkSession | None = None,
+    *,
+    once: bool | None = None,
+) -> SourceRun:
+    """Check destinations, then start the query (``once`` forces the availableNow trigger).
+
+    Raises:
+        DestinationError: before anything is published (see :func:`check_destinations`).
+        SourceObjectError: a badly named object with ``behavior.on.error=fail``.
+    """
+    from s3connect.spark.session import get_spark
+
+    listing = list_objects(source_storage(config), config)
+    check_destinations(config, listing)
+    pairs = sorted({(config.destination(t), p) for t, p in listing.objects})
+    spark = spark or get_spark("s3connect-source")
+    writer = (
+        _source_frame(spark, config, pairs)
+        .writeStream.format("kafka")
+        .queryName(config.name)
+        .options(**config.spark_kafka_options())
+        .option("checkpointLocation", config.checkpoint_location)
+    )
+    if once or (once is None and config.trigger == "availableNow"):
+        writer = writer.trigger(availableNow=True)
+    else:
+        writer = writer.trigger(processingTime=f"{config.trigger_interval_ms} milliseconds")
+    return SourceRun(writer.start(), pairs, SourceSummary(skipped=list(listing.skipped)))
+
+
+def run_source(
+    config: SourceConfig,
+    spark: SparkSession | None = None,
+    *,
+    once: bool | None = None,
+    log: Callable[[str], None] = print,
+    timeout_s: float | None = None,
+) -> SourceSummary:
+    """Run the source until it stops (availableNow) or ``timeout_s``; print progress, summary.
+
+    Raises:
+        DestinationError: destination checks failed before the query started.
+        RuntimeError: the query failed (the message carries the cause, e.g. an object key).
+    """
+    run = start_source(config, spark, once=once)
+    await_query(
+        run.query,
+        lambda seen: _show_progress(run, seen, log),
+        what="source",
+        timeout_s=timeout_s,
+    )
+    log(run.summary.render())
+    sys.stdout.flush()
+    return run.summary
+
+
+def _show_progress(run: SourceRun, seen: int, log: Callable[[str], None]) -> int:
+    summary = run.summary
+    for progress in run.query.recentProgress:
+        batch = int(progress["batchId"])
+        if batch <= seen:
+            continue
+        seen = batch
+        rows = int(progress.get("numInputRows", 0))
+        metrics = progress.get("observedMetrics", {}).get("published")
+        if metrics is not None:
+            values = metrics.asDict()
+            summary.total += int(values.get("records") or 0)
+            for i, pair in enumerate(run.pairs):
+                count = int(values.get(f"p{i}") or 0)
+                if count:
+                    summary.records[pair] = summary.records.get(pair, 0) + count
+        if rows:
+            summary.batches += 1
+            log(
+                f"progress: batch {batch}, {rows} records published, "
+                f"{progress.get('processedRowsPerSecond', 0.0):.0f} records/s"
+            )
+    return seen

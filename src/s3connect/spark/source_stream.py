@@ -1,0 +1,216 @@
+"""The S3 source as a PySpark streaming data source"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.streaming.datasource import (
+    ReadAllAvailable,
+    ReadLimit,
+    ReadMaxFiles,
+    SupportsTriggerAvailableNow,
+)
+
+from s3connect.config.source import SourceConfig
+from s3connect.source.destinations import check_destinations
+from s3connect.source.offsets import (
+    ObjectSlice,
+    latest_offsets,
+    offsets_from_json,
+    offsets_to_json,
+    plan_slices,
+    tp_id,
+    tp_of,
+)
+from s3connect.source.reader import (
+    Listing,
+    key_serializer_for,
+    list_objects,
+    read_object,
+    source_storage,
+    value_serializer,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql.types import StructType
+
+__all__ = [
+    "ROW_SCHEMA",
+    "SOURCE_FORMAT",
+    "S3SourceDataSource",
+    "S3StreamReader",
+]
+
+
+SOURCE_FORMAT = "s3connect_s3_source"
+
+_BATCH_ROWS = 10_000
+
+_ARROW_SCHEMA = pa.schema(
+    [
+        ("topic", pa.string()),
+        ("partition", pa.int32()),
+        ("key", pa.binary()),
+        ("value", pa.binary()),
+        ("headers", pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))),
+    ]
+)
+
+ROW_SCHEMA = (
+    "topic STRING, partition INT, key BINARY, value BINARY, "
+    "headers ARRAY<STRUCT<key: STRING, value: BINARY>>"
+)
+
+
+def _batch(
+    work: _Work,
+    keys: list[bytes | None],
+    values: list[bytes | None],
+    headers: list[tuple[tuple[str, bytes | None], ...]],
+) -> pa.RecordBatch:
+    n = len(values)
+    header_type = _ARROW_SCHEMA.field("headers").type
+    return pa.RecordBatch.from_arrays(
+        [
+            pa.array([work.destination] * n, pa.string()),
+            pa.array([work.partition] * n, pa.int32()),
+            pa.array(keys, pa.binary()),
+            pa.array(values, pa.binary()),
+            pa.array(
+                [[{"key": k, "value": v} for k, v in h] if h else None for h in headers],
+                header_type,
+            ),
+        ],
+        schema=_ARROW_SCHEMA,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """One input partition: the slices of one source topic-partition, in order."""
+
+    topic: str
+    partition: int
+    destination: str
+    slices: tuple[ObjectSlice, ...]
+
+
+class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    """Offsets, planning and reading of the S3 source (see the module docstring)."""
+
+    def __init__(self, config: SourceConfig) -> None:
+        self.config = config
+        self._target: Listing | None = None
+        self._listing: Listing | None = None
+        self._checked: dict[str, int] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self.config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"])  # type: ignore[misc]
+
+    def _list(self) -> Listing:
+        listing = list_objects(source_storage(self.config), self.config)
+        grown = {
+            tp_id(topic, partition)
+            for topic, partition in listing.objects
+            if self._checked.get(topic, -1) < partition
+        }
+        if grown:
+            check_destinations(self.config, listing)
+            for topic, partition in listing.objects:
+                self._checked[topic] = max(self._checked.get(topic, -1), partition)
+        self._listing = listing
+        return listing
+
+    def initialOffset(self) -> dict[str, Any]:
+        return {}
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        self._target = self._list()
+
+    def getDefaultReadLimit(self) -> ReadLimit:
+        limit = self.config.max_objects_per_trigger
+        return ReadAllAvailable() if limit is None else ReadMaxFiles(limit)
+
+    def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
+        listing = self._target if self._target is not None else self._list()
+        max_objects = limit.max_files if isinstance(limit, ReadMaxFiles) else None
+        end = latest_offsets(listing.objects, offsets_from_json(start), max_objects)
+        return offsets_to_json(end)
+
+    def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> Sequence[InputPartition]:
+        begin, stop = offsets_from_json(start), offsets_from_json(end)
+        listing = self._listing
+        known = set() if listing is None else {o.key for v in listing.objects.values() for o in v}
+        if listing is None or any(p.key not in known for p in stop.values()):
+            listing = self._list()  # a restart replaying a batch planned by an earlier run
+        out: list[InputPartition] = []
+        for entry, position in sorted(stop.items()):
+            topic, partition = tp_of(entry)
+            slices = plan_slices(
+                listing.objects.get((topic, partition), []),
+                begin.get(entry),
+                position,
+                contiguous=self.config.partitioner == "default",
+                flush_size=self.config.flush_size,
+            )
+            if slices:
+                work = _Work(topic, partition, self.config.destination(topic), tuple(slices))
+                out.append(InputPartition(work))
+        return out
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        """The records of one source topic-partition, in order, as Arrow batches (far cheaper
+        for Spark to take in than one Python tuple per record)."""
+        work: _Work = partition.value
+        storage = source_storage(self.config)
+        serializer = value_serializer(self.config)
+        key_serializer = key_serializer_for(self.config)
+        keys: list[bytes | None] = []
+        values: list[bytes | None] = []
+        headers: list[tuple[tuple[str, bytes | None], ...]] = []
+        for piece in work.slices:
+            for record in read_object(
+                storage,
+                self.config,
+                piece.obj,
+                destination=work.destination,
+                skip=piece.skip,
+                stop=piece.stop,
+                bound=piece.bound,
+                serializer=serializer,
+                key_serializer=key_serializer,
+            ):
+                keys.append(record.key)
+                values.append(record.value)
+                headers.append(record.headers)
+                if len(values) >= _BATCH_ROWS:
+                    yield _batch(work, keys, values, headers)
+                    keys, values, headers = [], [], []
+        if values:
+            yield _batch(work, keys, values, headers)
+
+    def commit(self, end: dict[str, Any]) -> None:
+        """Nothing to clean up: S3 objects stay (the sink owns them)."""
+
+
+class S3SourceDataSource(DataSource):
+    """``spark.readStream.format("s3connect_s3_source").option("config", <json>)``."""
+
+    @classmethod
+    def name(cls) -> str:
+        return SOURCE_FORMAT
+
+    def schema(self) -> str:
+        return ROW_SCHEMA
+
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        import json
+
+        return S3StreamReader(SourceConfig.from_mapping(json.loads(self.options["config"])))

@@ -1,0 +1,368 @@
+"""Object storage: S3 (boto3, multipart) and a local folder (``file://``), same key layout.
+
+Objects become visible atomically: a writer streams parts of ``s3.part.size`` bytes into an S3
+multipart upload and completes it on close (one ``PutObject`` when the object fits in one part);
+on error the upload is aborted, so a reader never sees a partial object. Memory held per open
+writer is at most one part. A local destination writes a hidden temporary file and renames it.
+
+S3 options as Confluent's ``S3OutputStream`` / ``S3Storage`` send them: the canned ACL and SSE
+headers on the request that creates the object (``CreateMultipartUpload`` or ``PutObject``), the
+SSE-C key also on every ``UploadPart``; object tags with a ``PutObjectTagging`` call after the
+object is complete (retried like parts; ``s3.object.behavior.on.tagging.error`` decides whether
+a failure fails the write). Credentials: static keys, boto3's default chain, or an STS
+assume-role session refreshed before it expires (``AwsAssumeRoleCredentialsProvider``).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, BinaryIO, TypeVar
+
+from s3connect.errors import StorageError
+
+__all__ = [
+    "AssumeRole",
+    "S3Settings",
+    "S3Storage",
+]
+
+T = TypeVar("T")
+logger = logging.getLogger("s3connect.storage.s3")
+
+
+@dataclass(frozen=True, slots=True)
+class AssumeRole:
+    """``AwsAssumeRoleCredentialsProvider``'s settings (``s3.credentials.provider.sts.*``)."""
+
+    role_arn: str  # sts.role.arn
+    session_name: str  # sts.role.session.name
+    external_id: str | None = None  # sts.role.external.id
+    region: str | None = None  # sts.region (else s3.region)
+    endpoint_url: str | None = None  # sts.endpoint.url (ours; AWS's endpoint when unset)
+
+
+@dataclass(frozen=True, slots=True)
+class S3Settings:
+    """The S3 options of a connector config (Confluent's key names in comments)."""
+
+    bucket: str  # s3.bucket.name
+    region: str = "us-west-2"  # s3.region
+    endpoint_url: str | None = None  # store.url
+    path_style: bool = True  # s3.path.style.access.enabled
+    access_key_id: str | None = None  # aws.access.key.id
+    secret_access_key: str | None = None  # aws.secret.access.key
+    part_size: int = 26_214_400  # s3.part.size
+    part_retries: int = 3  # s3.part.retries
+    retry_backoff_ms: int = 200  # s3.retry.backoff.ms
+    sse_algorithm: str = ""  # s3.ssea.name: "", AES256 or aws:kms
+    sse_kms_key_id: str = ""  # s3.sse.kms.key.id (with aws:kms)
+    sse_customer_key: str | None = None  # s3.sse.customer.key: base64, with AES256 (SSE-C)
+    acl: str | None = None  # s3.acl.canned
+    object_tagging: bool = False  # s3.object.tagging
+    extra_tags: tuple[tuple[str, str], ...] = ()  # s3.object.tagging.key.value.pairs
+    fail_on_tagging_error: bool = False  # s3.object.behavior.on.tagging.error=fail
+    assume_role: AssumeRole | None = None  # s3.credentials.provider.class
+
+    def __repr__(self) -> str:
+        secret = "****" if self.secret_access_key else None
+        customer = "****" if self.sse_customer_key else None
+        return (
+            f"S3Settings(bucket={self.bucket!r}, region={self.region!r}, "
+            f"endpoint_url={self.endpoint_url!r}, path_style={self.path_style}, "
+            f"access_key_id={self.access_key_id!r}, secret_access_key={secret!r}, "
+            f"part_size={self.part_size}, sse_algorithm={self.sse_algorithm!r}, "
+            f"sse_kms_key_id={self.sse_kms_key_id!r}, sse_customer_key={customer!r}, "
+            f"acl={self.acl!r}, object_tagging={self.object_tagging}, "
+            f"assume_role={self.assume_role!r})"
+        )
+
+    __str__ = __repr__
+
+    def sse_customer_args(self) -> dict[str, Any]:
+        """SSE-C parameters (S3 needs them on create and on every part), or none.
+
+        As ``S3OutputStream``: the customer key counts only with ``s3.ssea.name=AES256``.
+        """
+        if self.sse_algorithm != "AES256" or not self.sse_customer_key:
+            return {}
+        # botocore base64-encodes the raw key and adds its MD5 header.
+        return {
+            "SSECustomerAlgorithm": "AES256",
+            "SSECustomerKey": base64.b64decode(self.sse_customer_key),
+        }
+
+    def create_args(self) -> dict[str, Any]:
+        """ACL and SSE parameters of ``CreateMultipartUpload`` / ``PutObject``."""
+        args: dict[str, Any] = {}
+        if self.acl:
+            args["ACL"] = self.acl
+        customer = self.sse_customer_args()
+        if customer:
+            args.update(customer)
+        elif self.sse_algorithm:
+            args["ServerSideEncryption"] = self.sse_algorithm
+            if self.sse_algorithm == "aws:kms" and self.sse_kms_key_id:
+                args["SSEKMSKeyId"] = self.sse_kms_key_id
+        return args
+
+
+def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
+    """Run ``call``, retrying ``s3.part.retries`` times with exponential backoff from
+    ``s3.retry.backoff.ms`` (as Confluent's S3 sink does)."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except (BotoCoreError, ClientError) as exc:
+            if attempt >= settings.part_retries:
+                raise StorageError(
+                    f"{what} failed after {attempt + 1} attempts: {type(exc).__name__}: {exc}"
+                ) from exc
+            time.sleep(settings.retry_backoff_ms * (2**attempt) / 1000.0)
+            attempt += 1
+
+
+class _S3Writer(io.RawIOBase):
+    """A write-only stream that uploads one part every ``part_size`` bytes."""
+
+    def __init__(self, client: Any, settings: S3Settings, key: str) -> None:
+        super().__init__()
+        self._client, self._settings, self._key = client, settings, key
+        self._buffer = bytearray()
+        self._upload_id: str | None = None
+        self._parts: list[dict[str, Any]] = []
+        self.bytes_written = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        self._buffer += view
+        self.bytes_written += len(view)
+        while len(self._buffer) >= self._settings.part_size:
+            part = bytes(self._buffer[: self._settings.part_size])
+            del self._buffer[: self._settings.part_size]
+            self._upload_part(part)
+        return len(view)
+
+    def _upload_part(self, body: bytes) -> None:
+        s, key = self._settings, self._key
+        if self._upload_id is None:
+            created = _retrying(
+                s,
+                f"starting the multipart upload of s3://{s.bucket}/{key}",
+                lambda: self._client.create_multipart_upload(
+                    Bucket=s.bucket, Key=key, **s.create_args()
+                ),
+            )
+            self._upload_id = created["UploadId"]
+        number = len(self._parts) + 1
+        response = _retrying(
+            s,
+            f"uploading part {number} of s3://{s.bucket}/{key}",
+            lambda: self._client.upload_part(
+                Bucket=s.bucket,
+                Key=key,
+                UploadId=self._upload_id,
+                PartNumber=number,
+                Body=body,
+                **s.sse_customer_args(),
+            ),
+        )
+        self._parts.append({"PartNumber": number, "ETag": response["ETag"]})
+
+    def commit(self) -> None:
+        """Make the object visible."""
+        s, key = self._settings, self._key
+        body = bytes(self._buffer)
+        self._buffer.clear()
+        if self._upload_id is None:
+            _retrying(
+                s,
+                f"writing s3://{s.bucket}/{key}",
+                lambda: self._client.put_object(
+                    Bucket=s.bucket, Key=key, Body=body, **s.create_args()
+                ),
+            )
+            return
+        if body:
+            self._upload_part(body)
+        _retrying(
+            s,
+            f"completing the multipart upload of s3://{s.bucket}/{key}",
+            lambda: self._client.complete_multipart_upload(
+                Bucket=s.bucket,
+                Key=key,
+                UploadId=self._upload_id,
+                MultipartUpload={"Parts": self._parts},
+            ),
+        )
+
+    def abort(self) -> None:
+        """Drop every uploaded part; the object never appears."""
+        self._buffer.clear()
+        if self._upload_id is not None:
+            # Best effort: the error that led here matters more than a failed abort.
+            with contextlib.suppress(Exception):
+                self._client.abort_multipart_upload(
+                    Bucket=self._settings.bucket, Key=self._key, UploadId=self._upload_id
+                )
+
+
+class S3Storage:
+    """Amazon S3 or any S3-compatible endpoint (``store.url``), through boto3."""
+
+    def __init__(self, settings: S3Settings) -> None:
+        from botocore.config import Config
+
+        self.settings = settings
+        self._client = _session(settings).client(
+            "s3",
+            region_name=settings.region,
+            endpoint_url=settings.endpoint_url,
+            config=Config(
+                s3={"addressing_style": "path" if settings.path_style else "auto"},
+                retries={"max_attempts": 1, "mode": "standard"},
+            ),
+        )
+
+    @property
+    def client(self) -> Any:
+        """The boto3 S3 client."""
+        return self._client
+
+    @contextmanager
+    def open_write(self, key: str, tags: Mapping[str, str] | None = None) -> Iterator[BinaryIO]:
+        writer = _S3Writer(self._client, self.settings, key)
+        try:
+            yield writer  # type: ignore[misc]
+        except BaseException:
+            writer.abort()
+            raise
+        try:
+            writer.commit()
+        except BaseException:
+            writer.abort()
+            raise
+        if tags and self.settings.object_tagging:
+            self._tag(key, tags)
+
+    def _tag(self, key: str, tags: Mapping[str, str]) -> None:
+        """``TopicPartitionWriter.tagFile``: ``PutObjectTagging`` on the committed object."""
+        s = self.settings
+        tag_set = [{"Key": k, "Value": v} for k, v in (*tags.items(), *s.extra_tags)]
+        try:
+            _retrying(
+                s,
+                f"tagging s3://{s.bucket}/{key}",
+                lambda: self._client.put_object_tagging(
+                    Bucket=s.bucket, Key=key, Tagging={"TagSet": tag_set}
+                ),
+            )
+        except StorageError as exc:
+            if s.fail_on_tagging_error:
+                raise StorageError(f"Unable to tag S3 object {key}: {exc}") from exc
+            logger.warning("Unable to tag S3 object %s. Ignoring. (%s)", key, exc)
+
+    def read(self, key: str) -> bytes:
+        s = self.settings
+        response = _retrying(
+            s,
+            f"reading s3://{s.bucket}/{key}",
+            lambda: self._client.get_object(Bucket=s.bucket, Key=key),
+        )
+        return bytes(response["Body"].read())
+
+    def list_keys(self, prefix: str = "") -> Iterator[str]:
+        paginator = self._client.get_paginator("list_objects_v2")
+        for page in paginator.paginate(Bucket=self.settings.bucket, Prefix=prefix):
+            for item in page.get("Contents", []):
+                yield item["Key"]
+
+    def describe(self) -> str:
+        endpoint = f" at {self.settings.endpoint_url}" if self.settings.endpoint_url else ""
+        return f"s3://{self.settings.bucket}{endpoint}"
+
+
+def _session(settings: S3Settings) -> Any:
+    """The boto3 session of ``settings``' credentials (as ``getCredentialsProvider``).
+
+    Static keys when both are set, else boto3's default chain; with an assume-role provider,
+    those credentials call STS ``AssumeRole`` and the S3 client gets the role's session,
+    refreshed by botocore before it expires.
+    """
+    import boto3
+
+    static = bool(settings.access_key_id and settings.secret_access_key)
+    source = boto3.Session(
+        aws_access_key_id=settings.access_key_id if static else None,
+        aws_secret_access_key=settings.secret_access_key if static else None,
+        region_name=settings.region,
+    )
+    role = settings.assume_role
+    if role is None:
+        return source
+    import botocore.session
+    from botocore.credentials import (
+        AssumeRoleCredentialFetcher,
+        CredentialProvider,
+        CredentialResolver,
+        DeferredRefreshableCredentials,
+    )
+
+    source_credentials = source.get_credentials()
+    if source_credentials is None:
+        raise StorageError(
+            f"assuming role {role.role_arn} needs AWS credentials: set aws.access.key.id and "
+            "aws.secret.access.key, or provide them to boto3's default chain"
+        )
+    sts_region = role.region or settings.region
+
+    def sts_client(
+        service: str,
+        aws_access_key_id: str | None = None,
+        aws_secret_access_key: str | None = None,
+        aws_session_token: str | None = None,
+    ) -> Any:
+        assert service == "sts"
+        return source.client(
+            "sts",
+            region_name=sts_region,
+            endpoint_url=role.endpoint_url,
+            aws_access_key_id=aws_access_key_id,
+            aws_secret_access_key=aws_secret_access_key,
+            aws_session_token=aws_session_token,
+        )
+
+    extra: dict[str, Any] = {"RoleSessionName": role.session_name}
+    if role.external_id:
+        extra["ExternalId"] = role.external_id
+    fetcher = AssumeRoleCredentialFetcher(
+        client_creator=sts_client,
+        source_credentials=source_credentials,
+        role_arn=role.role_arn,
+        extra_args=extra,
+    )
+    credentials = DeferredRefreshableCredentials(
+        refresh_using=fetcher.fetch_credentials, method="assume-role"
+    )
+
+    class _AssumedRole(CredentialProvider):
+        METHOD = "assume-role"
+
+        def load(self) -> Any:
+            return credentials
+
+    core = botocore.session.get_session()
+    core.register_component("credential_provider", CredentialResolver([_AssumedRole()]))
+    return boto3.Session(botocore_session=core, region_name=settings.region)
