@@ -32,7 +32,7 @@ test: install
 
 ## unit: the fast tests that need no stack
 unit: install
-	$(PY) -m pytest tests/unit -q
+	$(PY) -m pytest -q -m "not integration" tests
 
 ## demo: produce sample events, run the sink and source end to end, print what happened
 demo: install

@@ -42,6 +42,8 @@ from tests.integration.sinkhelp import (
     sink_keys,
 )
 
+pytestmark = pytest.mark.integration
+
 AVRO_FORMAT = "io.confluent.connect.s3.format.avro.AvroFormat"
 PARQUET_FORMAT = "io.confluent.connect.s3.format.parquet.ParquetFormat"
 JSON_FORMAT = "io.confluent.connect.s3.format.json.JsonFormat"

@@ -24,6 +24,8 @@ from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer, Proto
 from confluent_kafka.serialization import MessageField, SerializationContext
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
+pytestmark = pytest.mark.integration
+
 USER_V1: dict[str, Any] = {
     "type": "record",
     "name": "User",

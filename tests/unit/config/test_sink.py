@@ -18,7 +18,7 @@ from s3connect.config.sink import (
 )
 from s3connect.errors import ConfigError
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "config"
+DATA = Path(__file__).resolve().parents[2] / "data" / "config"
 
 MINIMAL = {
     "topics": "orders",

@@ -21,12 +21,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient
 
 from tests.bundle.bundlehelp import ROOT, load_bundle, resolve
 from tests.conftest import KAFKA, S3_CREDENTIALS, S3_ENDPOINT
 from tests.integration.sinkhelp import envelope, objects, produce, user
+
+pytestmark = pytest.mark.integration
 
 RECORDS = 2_100  # the sink job's flush.size is 1000: objects at offsets 0 and 1000, 100 open
 ENV = {

@@ -25,6 +25,8 @@ from s3connect.storage.s3 import S3Storage
 from tests.conftest import S3_CREDENTIALS, S3_ENDPOINT
 from tests.integration.sinkhelp import json_values, keys_of, produce, run, sink_keys
 
+pytestmark = pytest.mark.integration
+
 SSE_C_KEY = bytes(range(32))
 SSE_C_B64 = base64.b64encode(SSE_C_KEY).decode()
 SSE_C = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": SSE_C_KEY}

@@ -40,6 +40,8 @@ from tests.integration.sinkhelp import (
     wait_for_keys,
 )
 
+pytestmark = pytest.mark.integration
+
 JSON_FORMAT = "io.confluent.connect.s3.format.json.JsonFormat"
 AVRO_FORMAT = "io.confluent.connect.s3.format.avro.AvroFormat"
 PARQUET_FORMAT = "io.confluent.connect.s3.format.parquet.ParquetFormat"

@@ -18,6 +18,8 @@ from s3connect.config.sink import SinkConfig
 from s3connect.spark.sink_query import run_sink
 from tests.integration.sinkhelp import envelope, objects, read_avro, sink_keys, user
 
+pytestmark = pytest.mark.integration
+
 T0 = 1_710_036_300_000
 HEADER = ("origin", b"test")
 FIELD = "io.confluent.connect.storage.partitioner.FieldPartitioner"

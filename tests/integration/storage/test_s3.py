@@ -9,6 +9,8 @@ import pytest
 from s3connect.storage.s3 import S3Settings, S3Storage
 from tests.conftest import S3_CREDENTIALS, S3_ENDPOINT
 
+pytestmark = pytest.mark.integration
+
 MiB = 1024 * 1024
 
 

@@ -24,7 +24,9 @@ from tests.integration.sinkhelp import (
     run,
     sink_keys,
 )
-from tests.integration.test_source import run_src, source_keys
+from tests.integration.source.test_source import run_src, source_keys
+
+pytestmark = pytest.mark.integration
 
 Header = tuple[str, bytes]
 # (key, value, headers) by offset of partition 0: offsets 2 and 4 are tombstones.

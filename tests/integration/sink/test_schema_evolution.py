@@ -27,6 +27,8 @@ from tests.integration.sinkhelp import (
     sink_keys,
 )
 
+pytestmark = pytest.mark.integration
+
 AVRO_FORMAT = "io.confluent.connect.s3.format.avro.AvroFormat"
 SCHEMAS = {"value.converter.schemas.enable": "true"}
 DEFAULT_EMAIL = "unknown@example.com"

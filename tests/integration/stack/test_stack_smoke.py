@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from chispa import assert_df_equality
 from confluent_kafka import Producer
+
+pytestmark = pytest.mark.integration
 
 
 def test_produce_then_read_back_with_spark_kafka_source(

@@ -23,6 +23,8 @@ from s3connect.source.summary import SourceSummary
 from s3connect.spark.source_query import run_source, start_source
 from tests.integration.sinkhelp import USER_SCHEMA, produce, run, sink_keys, user
 
+pytestmark = pytest.mark.integration
+
 Consume = Callable[..., list[Any]]
 
 
