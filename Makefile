@@ -25,8 +25,9 @@ down:
 status:
 	$(PY) stack/stack.py status
 
-## test: install, start the stack, run the whole suite, stop the stack; fails on any failure
-test: install
+## test: install, lint (ruff, mypy, the layer contracts), start the stack, run the whole suite,
+## stop the stack; fails on any failure
+test: lint
 	$(PY) stack/stack.py up
 	$(PY) -m pytest tests; rc=$$?; $(PY) stack/stack.py down; exit $$rc
 
@@ -39,10 +40,12 @@ demo: install
 	$(PY) stack/stack.py up
 	$(PY) stack/demo.py; rc=$$?; $(PY) stack/stack.py down; exit $$rc
 
+## lint: ruff, ruff format --check, mypy, and the import contracts of pyproject.toml (layers)
 lint: install
 	$(VENV)/bin/ruff check src tests stack bench notebooks
 	$(VENV)/bin/ruff format --check src tests stack bench notebooks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-logo
 
 bench: install
 	$(PY) stack/stack.py up

@@ -161,7 +161,7 @@ def _run_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: int
                 "value.converter.schemas.enable": "true",
             }
         )
-        run_sink(config, spark, once=True, log=lambda line: None)
+        run_sink(config, spark, once=True)
         return
     df = (
         spark.readStream.option("kafka.bootstrap.servers", KAFKA)

@@ -92,7 +92,7 @@ def run_child(data: Path, topic: str, checkpoint: Path) -> None:
         }
     )
     started = time.monotonic()
-    run_source(config, spark, once=True, log=lambda _: None)
+    run_source(config, spark, once=True)
     print(f"QUERY_SECONDS {time.monotonic() - started:.3f}", flush=True)
 
 

@@ -21,6 +21,7 @@
 
 # COMMAND ----------
 
+from s3connect.app.logs import configure_logging
 from s3connect.app.secrets import connector_secrets
 from s3connect.app.sink_notebook import (
     declare_sink_widgets,
@@ -30,6 +31,7 @@ from s3connect.app.sink_notebook import (
 )
 from s3connect.app.widgets import notebook_widgets
 
+configure_logging()
 widgets = notebook_widgets(globals())
 declare_sink_widgets(widgets)
 

@@ -25,6 +25,7 @@
 
 # COMMAND ----------
 
+from s3connect.app.logs import configure_logging
 from s3connect.app.secrets import connector_secrets
 from s3connect.app.source_notebook import (
     declare_source_widgets,
@@ -33,6 +34,7 @@ from s3connect.app.source_notebook import (
 )
 from s3connect.app.widgets import notebook_widgets
 
+configure_logging()
 widgets = notebook_widgets(globals())
 declare_source_widgets(widgets)
 

@@ -59,7 +59,7 @@ def sink_keys(topics: str | Iterable[str], bucket: str, tmp: Path, **keys: Any) 
 
 def run(spark: Any, keys: Mapping[str, str]) -> SinkSummary:
     """Run the sink once (availableNow) with the shared session, quietly."""
-    return run_sink(SinkConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
+    return run_sink(SinkConfig.from_mapping(keys), spark, once=True)
 
 
 # ---------------------------------------------------------------------------------------------

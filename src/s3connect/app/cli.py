@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import Any
 
+from s3connect.app.logs import configure_logging
 from s3connect.errors import ConfigError
 
 __all__ = ["main"]
@@ -50,6 +51,7 @@ def _load(kind: Any, args: argparse.Namespace) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = _parser().parse_args(argv)
+    configure_logging()
     once = args.once or None
     if args.command == "source":
         from s3connect.config.source import SourceConfig

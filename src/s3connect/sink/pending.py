@@ -148,6 +148,8 @@ class _ConvertedUnpickler(pickle.Unpickler):
     that someone else could write to cannot make the sink run code."""
 
     def find_class(self, module: str, name: str) -> Any:
+        if module == "s3connect.schema":  # where the schema model lived before the layer packages
+            module = "s3connect.connect.schema"
         if module == "s3connect.connect.schema" or (module, name) in _SAFE_CLASSES:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a converted record")

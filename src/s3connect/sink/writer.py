@@ -24,6 +24,7 @@ inserted before the extension) and are not logged separately, so record counts a
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Literal, Protocol
@@ -44,6 +45,8 @@ __all__ = [
     "TopicPartitionWriter",
     "WriterContext",
 ]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -320,6 +323,13 @@ class TopicPartitionWriter:
     def _flush(self, commit: Commit) -> list[CommittedObject]:
         self._restore_saved()
         self.flushed = True
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(
+                "%s-%d: rotating %d file(s) on %s, %s",
+                self._topic, self._partition, len(commit.files), commit.reason,
+                ", ".join(f"{f.encoded_partition} offsets {f.start_offset}..{f.end_offset} "
+                          f"({f.record_count} records)" for f in commit.files),
+            )  # fmt: skip
         out: list[CommittedObject] = []
         for info in commit.files:
             records = self._open.pop(info.encoded_partition, [])

@@ -57,7 +57,7 @@ __all__ = [
     "source_storage",
 ]
 
-logger = logging.getLogger("s3connect.spark.source_query")
+logger = logging.getLogger(__name__)
 _PARQUET_CODEC_EXTENSIONS = ("", ".snappy", ".gz", ".br", ".lz4hadoop", ".lz4raw", ".lz4", ".zstd")
 _COMPANION = re.compile(r"\.(keys|headers)(\..+)$")
 

@@ -19,7 +19,8 @@ exactly one row per dead letter.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping, Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,8 @@ __all__ = [
 ]
 
 TIMEOUT_S = 30.0
+
+logger = logging.getLogger(__name__)
 
 
 def ensure_dlq_topic(config: SinkConfig) -> None:
@@ -80,9 +83,8 @@ def _shown(data: bytes | None) -> str:
 class DeadLetterQueue:
     """Logs, publishes and records the dead letters of each micro-batch for one sink config."""
 
-    def __init__(self, config: SinkConfig, log: Callable[[str], None]) -> None:
+    def __init__(self, config: SinkConfig) -> None:
         self._config = config
-        self._log = log
         self._producer: Producer | None = None
         self.count = 0
         """Dead letters handled by this run."""
@@ -105,13 +107,13 @@ class DeadLetterQueue:
         config = self._config
         if config.errors_log_enable:
             for d in letters:
-                self._log(self._describe(d))
+                logger.error("%s", self._describe(d))
         if config.dlq_topic is not None:
             self._publish(config.dlq_topic, letters)
         if config.dlq_table is not None:
             self._append(spark, config.dlq_table, letters, app_id, batch_id)
         where = [config.dlq_topic, config.dlq_table]
-        self._log(
+        logger.info(
             f"batch {batch_id}: {len(letters)} records failed and went to the dead letter queue"
             + (f" ({', '.join(w for w in where if w)})" if any(where) else " (dropped)")
         )

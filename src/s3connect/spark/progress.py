@@ -1,10 +1,13 @@
-"""Driving a started streaming query to its end: the one loop the sink and the source share."""
+"""Driving a started streaming query to its end and reporting its progress: the one loop the sink
+and the source share. Progress lines go to the ``s3connect`` logger (the CLI and the notebooks
+print them)."""
 
 from __future__ import annotations
 
+import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pyspark.errors import StreamingQueryException
@@ -12,21 +15,27 @@ from pyspark.errors import StreamingQueryException
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
 
-__all__ = ["await_query", "failure_text"]
+__all__ = ["BatchProgress", "await_query", "failure_text"]
+
+logger = logging.getLogger(__name__)
+
+BatchProgress = Mapping[str, Any]
+"""One entry of ``StreamingQuery.recentProgress`` (Spark's ``StreamingQueryProgress`` as JSON)."""
 
 
 def await_query(
     query: StreamingQuery,
-    show_progress: Callable[[int], int],
+    on_batch: Callable[[BatchProgress], None],
     *,
     what: str,
     timeout_s: float | None = None,
 ) -> None:
-    """Wait until ``query`` stops (or ``timeout_s``), showing progress as batches complete.
+    """Wait until ``query`` stops (or ``timeout_s``), calling ``on_batch`` once per completed
+    micro-batch, in order.
 
     Args:
         query: The started query.
-        show_progress: Given the last batch id shown, shows newer ones and returns the last.
+        on_batch: Reports one micro-batch's progress.
         what: Names the query in the error (``sink``, ``source``).
         timeout_s: Stop the query after this long.
 
@@ -41,14 +50,24 @@ def await_query(
                 query.awaitTermination(1)
             except StreamingQueryException:
                 break  # reported below from query.exception()
-            seen = show_progress(seen)
-        show_progress(seen)
+            seen = _report(query, seen, on_batch)
+        _report(query, seen, on_batch)
     finally:
         if query.isActive:
             query.stop()
     exc = query.exception()
     if exc is not None:
         raise RuntimeError(f"the {what} query failed: {failure_text(exc)}") from None
+
+
+def _report(query: StreamingQuery, seen: int, on_batch: Callable[[BatchProgress], None]) -> int:
+    """Report the batches after ``seen``; the last batch id reported."""
+    for progress in query.recentProgress:
+        batch = int(progress["batchId"])
+        if batch > seen:
+            on_batch(progress)
+            seen = batch
+    return seen
 
 
 def failure_text(exc: Any) -> str:

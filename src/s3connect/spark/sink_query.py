@@ -26,7 +26,7 @@ partitioners and rotation). Both run the same :class:`~s3connect.sink.writer.Top
 from __future__ import annotations
 
 import hashlib
-import sys
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,7 +39,7 @@ from s3connect.sink.partition_state import local_state_root
 from s3connect.sink.summary import SinkSummary
 from s3connect.sink.task import COMMIT_COLUMNS, OUTPUT_SCHEMA, PartitionTask
 from s3connect.spark.dead_letter_queue import DeadLetterQueue, ensure_dlq_topic
-from s3connect.spark.progress import await_query
+from s3connect.spark.progress import BatchProgress, await_query
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -53,6 +53,8 @@ __all__ = [
     "run_sink",
     "start_sink",
 ]
+
+logger = logging.getLogger(__name__)
 
 
 def processor_input(source: DataFrame) -> DataFrame:
@@ -87,12 +89,11 @@ def _app_id(config: SinkConfig) -> str:
 def _batch_handler(
     config: SinkConfig,
     summary: SinkSummary,
-    log: Callable[[str], None],
     output: Callable[[DataFrame], DataFrame],
 ) -> Callable[[DataFrame, int], None]:
     """The foreachBatch function: runs ``output`` (the writers' committed objects and dead
     letters) on the micro-batch, then handles dead letters, the commit log and progress."""
-    dlq = DeadLetterQueue(config, log)
+    dlq = DeadLetterQueue(config)
 
     def handle(batch: DataFrame, batch_id: int) -> None:
         # One action only: evaluating the output twice would run the writers twice.
@@ -113,9 +114,10 @@ def _batch_handler(
         if rows:
             n_rec = sum(r["record_count"] for r in rows)
             n_bytes = sum(r["bytes"] for r in rows)
-            log(
-                f"batch {batch_id}: committed {len(rows)} objects, {n_rec} records, {n_bytes} bytes"
-            )
+            logger.info(
+                "batch %d: committed %d objects, %d records, %d bytes",
+                batch_id, len(rows), n_rec, n_bytes,
+            )  # fmt: skip
 
     return handle
 
@@ -183,7 +185,6 @@ def start_sink(
     spark: SparkSession | None = None,
     *,
     once: bool | None = None,
-    log: Callable[[str], None] = print,
 ) -> SinkRun:
     """Start the sink query (``once`` forces the availableNow trigger)."""
     from s3connect.spark.session import get_spark
@@ -212,10 +213,10 @@ def start_sink(
                 timeMode="ProcessingTime" if timers else "None",
             )
         )
-        handler = _batch_handler(config, summary, log, lambda batch: batch)
+        handler = _batch_handler(config, summary, lambda batch: batch)
     else:
         stream = source
-        handler = _batch_handler(config, summary, log, _written_in_task(config, state_root))
+        handler = _batch_handler(config, summary, _written_in_task(config, state_root))
     writer = (
         stream.writeStream.queryName(config.name)
         .option("checkpointLocation", config.checkpoint_location)
@@ -233,34 +234,20 @@ def run_sink(
     spark: SparkSession | None = None,
     *,
     once: bool | None = None,
-    log: Callable[[str], None] = print,
     timeout_s: float | None = None,
 ) -> SinkSummary:
-    """Run the sink until it stops (availableNow) or ``timeout_s``; print progress and summary."""
-    run = start_sink(config, spark, once=once, log=log)
-    await_query(
-        run.query,
-        lambda seen: _show_progress(run.query, seen, log),
-        what="sink",
-        timeout_s=timeout_s,
-    )
-    log(run.summary.render())
-    sys.stdout.flush()
+    """Run the sink until it stops (availableNow) or ``timeout_s``; log progress and summary."""
+    run = start_sink(config, spark, once=once)
+    await_query(run.query, _log_progress, what="sink", timeout_s=timeout_s)
+    logger.info("%s", run.summary.render())
     return run.summary
 
 
-def _show_progress(query: StreamingQuery, seen: int, log: Callable[[str], None]) -> int:
-    for progress in query.recentProgress:
-        batch = int(progress["batchId"])
-        if batch <= seen:
-            continue
-        lag = [
-            s.get("metrics", {}).get("maxOffsetsBehindLatest") for s in progress.get("sources", [])
-        ]
-        lag_text = ", ".join(str(x) for x in lag if x is not None) or "?"
-        log(
-            f"progress: batch {batch}, {progress.get('numInputRows', 0)} input records, "
-            f"{progress.get('processedRowsPerSecond', 0.0):.0f} records/s, lag {lag_text}"
-        )
-        seen = batch
-    return seen
+def _log_progress(progress: BatchProgress) -> None:
+    lag = [s.get("metrics", {}).get("maxOffsetsBehindLatest") for s in progress.get("sources", [])]
+    lag_text = ", ".join(str(x) for x in lag if x is not None) or "?"
+    logger.info(
+        "progress: batch %s, %s input records, %.0f records/s, lag %s",
+        progress["batchId"], progress.get("numInputRows", 0),
+        progress.get("processedRowsPerSecond", 0.0), lag_text,
+    )  # fmt: skip

@@ -16,8 +16,7 @@ objects, new partition folders and new time-based folders are found while the qu
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,7 @@ from s3connect.source.reader import (
     source_storage,
 )
 from s3connect.source.summary import SourceSummary
-from s3connect.spark.progress import await_query
+from s3connect.spark.progress import BatchProgress, await_query
 from s3connect.spark.source_stream import SOURCE_FORMAT, S3SourceDataSource
 
 if TYPE_CHECKING:
@@ -41,6 +40,8 @@ __all__ = [
     "start_source",
 ]
 
+logger = logging.getLogger(__name__)
+
 
 # --------------------------------------------------------------------------- running
 
@@ -52,6 +53,25 @@ class SourceRun:
     query: StreamingQuery
     pairs: list[tuple[str, int]]
     summary: SourceSummary
+
+    def count_batch(self, progress: BatchProgress) -> None:
+        """Add one micro-batch's published records (its observed metrics) to the summary."""
+        summary = self.summary
+        metrics = progress.get("observedMetrics", {}).get("published")
+        if metrics is not None:
+            values = metrics.asDict()
+            summary.total += int(values.get("records") or 0)
+            for i, pair in enumerate(self.pairs):
+                count = int(values.get(f"p{i}") or 0)
+                if count:
+                    summary.records[pair] = summary.records.get(pair, 0) + count
+        rows = int(progress.get("numInputRows", 0))
+        if rows:
+            summary.batches += 1
+            logger.info(
+                "progress: batch %s, %d records published, %.0f records/s",
+                progress["batchId"], rows, progress.get("processedRowsPerSecond", 0.0),
+            )  # fmt: skip
 
 
 def _source_frame(spark: SparkSession, config: SourceConfig, pairs: list[tuple[str, int]]) -> Any:
@@ -110,47 +130,15 @@ def run_source(
     spark: SparkSession | None = None,
     *,
     once: bool | None = None,
-    log: Callable[[str], None] = print,
     timeout_s: float | None = None,
 ) -> SourceSummary:
-    """Run the source until it stops (availableNow) or ``timeout_s``; print progress, summary.
+    """Run the source until it stops (availableNow) or ``timeout_s``; log progress, summary.
 
     Raises:
         DestinationError: destination checks failed before the query started.
         RuntimeError: the query failed (the message carries the cause, e.g. an object key).
     """
     run = start_source(config, spark, once=once)
-    await_query(
-        run.query,
-        lambda seen: _show_progress(run, seen, log),
-        what="source",
-        timeout_s=timeout_s,
-    )
-    log(run.summary.render())
-    sys.stdout.flush()
+    await_query(run.query, run.count_batch, what="source", timeout_s=timeout_s)
+    logger.info("%s", run.summary.render())
     return run.summary
-
-
-def _show_progress(run: SourceRun, seen: int, log: Callable[[str], None]) -> int:
-    summary = run.summary
-    for progress in run.query.recentProgress:
-        batch = int(progress["batchId"])
-        if batch <= seen:
-            continue
-        seen = batch
-        rows = int(progress.get("numInputRows", 0))
-        metrics = progress.get("observedMetrics", {}).get("published")
-        if metrics is not None:
-            values = metrics.asDict()
-            summary.total += int(values.get("records") or 0)
-            for i, pair in enumerate(run.pairs):
-                count = int(values.get(f"p{i}") or 0)
-                if count:
-                    summary.records[pair] = summary.records.get(pair, 0) + count
-        if rows:
-            summary.batches += 1
-            log(
-                f"progress: batch {batch}, {rows} records published, "
-                f"{progress.get('processedRowsPerSecond', 0.0):.0f} records/s"
-            )
-    return seen

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-logger = logging.getLogger("s3connect.storage.s3")
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)

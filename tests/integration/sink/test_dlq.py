@@ -42,7 +42,7 @@ def _lines(data: bytes) -> list[dict[str, Any]]:
 
 def test_bad_records_go_to_the_dlq_topic_and_table_with_context_headers(
     spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, consume: Any,
-    kafka_admin: AdminClient, dlq_topic: str, tmp_path: Path,
+    kafka_admin: AdminClient, dlq_topic: str, tmp_path: Path, s3connect_log: list[str],
 ) -> None:  # fmt: skip
     t = make_topic("dlq-src")
     good = {0: "a", 2: "b", 4: "a", 6: "a", 7: "b", 8: "b"}
@@ -54,7 +54,7 @@ def test_bad_records_go_to_the_dlq_topic_and_table_with_context_headers(
     values[5] = None  # tombstone with behavior.on.null.values=fail
     _produce(producer, t, values)
     table = str(tmp_path / "dlq-table")
-    logged: list[str] = []
+    logged = s3connect_log
     keys = sink_keys(t, bucket, tmp_path, **{
         "partitioner.class": FIELD, "partition.field.name": "k",
         "errors.tolerance": "all", "errors.log.enable": "true",
@@ -64,7 +64,7 @@ def test_bad_records_go_to_the_dlq_topic_and_table_with_context_headers(
         "errors.deadletterqueue.context.headers.enable": "true",
         "dlq.table": table,
     })  # fmt: skip
-    summary = run_sink(SinkConfig.from_mapping(keys), spark, once=True, log=logged.append)
+    summary = run_sink(SinkConfig.from_mapping(keys), spark, once=True)
 
     # flush.size=3 counts good records only: (0, 2, 4) then (6, 7, 8); names keep start offsets.
     got = {k: _lines(v) for k, v in objects(s3, bucket).items()}
@@ -142,7 +142,7 @@ def test_errors_tolerance_none_stops_at_the_bad_record_and_a_restart_reprocesses
     _produce(producer, t, values)
     keys = sink_keys(t, bucket, tmp_path, **{"flush.size": "2"})
     with pytest.raises(RuntimeError) as info:
-        run_sink(SinkConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
+        run_sink(SinkConfig.from_mapping(keys), spark, once=True)
     text = str(info.value)
     assert f"topic='{t}', partition=0, offset=2" in text
     assert "value could not be converted by json converter" in text
@@ -155,7 +155,7 @@ def test_errors_tolerance_none_stops_at_the_bad_record_and_a_restart_reprocesses
         "errors.tolerance": "all", "errors.deadletterqueue.topic.name": dlq_topic,
         "errors.deadletterqueue.topic.replication.factor": "1",
     })  # fmt: skip
-    summary = run_sink(SinkConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
+    summary = run_sink(SinkConfig.from_mapping(keys), spark, once=True)
     got = {k: _lines(v) for k, v in objects(s3, bucket).items()}
     assert got == {
         f"topics/{t}/partition=0/{t}+0+0000000000.json": [{"i": 0}, {"i": 1}],
@@ -185,7 +185,7 @@ def test_schemaless_record_to_avro_goes_to_the_dlq_alone(
         "errors.deadletterqueue.topic.replication.factor": "1",
         "errors.deadletterqueue.context.headers.enable": "true",
     })  # fmt: skip
-    run_sink(SinkConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
+    run_sink(SinkConfig.from_mapping(keys), spark, once=True)
     got = objects(s3, bucket)
     first = f"topics/{t}/partition=0/{t}+0+0000000000.avro"
     assert list(got) == [first]

@@ -750,7 +750,7 @@ def test_scheduled_rotation_commits_an_idle_partition_on_time(
         "timezone": "UTC",
         "flush.size": "1000",
     })  # fmt: skip
-    sink = start_sink(SinkConfig.from_mapping(keys), spark, log=lambda _: None)
+    sink = start_sink(SinkConfig.from_mapping(keys), spark)
     try:
         deadline = time.monotonic() + 60
         while sink.query.lastProgress is None and time.monotonic() < deadline:

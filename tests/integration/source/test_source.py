@@ -41,7 +41,7 @@ def source_keys(sink: Mapping[str, str], tmp: Path, **keys: Any) -> dict[str, st
 
 def run_src(spark: Any, keys: Mapping[str, str]) -> SourceSummary:
     """Run the source once (availableNow), quietly."""
-    return run_source(SourceConfig.from_mapping(keys), spark, once=True, log=lambda _: None)
+    return run_source(SourceConfig.from_mapping(keys), spark, once=True)
 
 
 def by_partition(messages: Iterable[Any]) -> dict[int, list[bytes | None]]:

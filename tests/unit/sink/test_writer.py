@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import logging
 import os
 from decimal import Decimal
 from pathlib import Path
@@ -65,6 +66,20 @@ def test_flush_size_counts_across_encoded_partitions(tmp_path: Path) -> None:
     }
     _state, pending = writer.snapshot()
     assert [(p.raw.offset, p.encoded_partition) for p in pending] == [(3, "k=b")]
+
+
+def test_each_rotation_is_logged_at_debug_with_its_reason(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    ctx = build_writer_context(
+        _config(tmp_path, **{"partitioner.class": "field", "partition.field.name": "k"})
+    )
+    caplog.set_level(logging.DEBUG, logger="s3connect.sink.writer")
+    TopicPartitionWriter(ctx, "t", 0).write(_records([{"k": "a"}, {"k": "b"}, {"k": "a"}]), 0)
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG] == [
+        "t-0: rotating 2 file(s) on flush_size, k=a offsets 0..2 (2 records), "
+        "k=b offsets 1..1 (1 records)"
+    ]
 
 
 def test_open_records_survive_a_snapshot_and_restore(tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ def test_bad_name_is_skipped_and_logged(
     store = LocalStorage(tmp_path)
     put(store, key("a", 0, 0, ".json"))
     put(store, BAD)
-    caplog.set_level(logging.INFO, logger="s3connect.spark.source_query")
+    caplog.set_level(logging.INFO, logger="s3connect.source")
     listing = list_objects(store, config(**{"behavior.on.error": mode}))
     assert [o.start_offset for o in listing.objects[("a", 0)]] == [0]
     assert listing.skipped == [BAD]
