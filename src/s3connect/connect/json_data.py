@@ -1,4 +1,6 @@
-"""Connect schemas and values as JSON trees, as Kafka's JsonConverter maps them (asJsonSchema, asConnectSchema, convertToJson, convertToConnect) and Jackson writes plain values."""
+"""Connect schemas and values as JSON trees, as Kafka's JsonConverter maps them
+(``asJsonSchema``, ``asConnectSchema``, ``convertToJson``, ``convertToConnect``), and plain values
+as Jackson writes them. The JSON converter, the JSON format and the rotator's saved state use it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Kafka Connect's logical types (Timestamp, Date, Time, Decimal): conversions between Python values and their wire representation."""
+"""Kafka Connect's logical types (Timestamp, Date, Time, Decimal): between their Python values
+(aware ``datetime``, ``date``, ``time``, ``Decimal``) and their wire forms (epoch milliseconds,
+epoch days, milliseconds of the day, big-endian unscaled bytes)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ class SinkRecord:
     """One Kafka record after conversion, as Kafka Connect's ``SinkRecord`` (never mutated).
 
     ``timestamp`` is the Kafka record timestamp in epoch milliseconds (None when it has none).
-    ``key``/``value`` are converted values (see :mod:`s3connect.connect.schema` for the representation);
+    ``key``/``value`` are converted values (their representation: :mod:`s3connect.connect.schema`);
     their schemas are None for schemaless data. ``value`` is None for a tombstone.
     """
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from s3connect.connect.schema import ConnectSchema
 
-__all__ = [
-    "Converter",
-]
+__all__ = ["Converter", "Serializer"]
+
+Serializer = Callable[[str, ConnectSchema | None, Any], bytes | None]
+"""A converter's ``fromConnectData``: (topic, schema, value) -> the Kafka bytes (None for null)."""
 
 
 @runtime_checkable

@@ -22,3 +22,13 @@ class ByteArrayConverter:
     def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
         """Return ``data`` unchanged."""
         return (None if data is None else bytes(data)), self.SCHEMA
+
+    def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:
+        """Return bytes unchanged; None stays None."""
+        if value is None:
+            return None
+        if isinstance(value, bytes | bytearray | memoryview):
+            return bytes(value)
+        raise ValueError(
+            f"ByteArrayConverter is not compatible with objects of type {type(value).__name__}"
+        )

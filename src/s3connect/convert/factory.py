@@ -1,29 +1,27 @@
-"""The one converter factory: Kafka's JSON, String and ByteArray converters and Confluent's Schema Registry converters, by short or class name."""
+"""The one converter factory: Kafka's JSON, String and ByteArray converters, Confluent's Schema
+Registry converters, and converters registered by name, by short or class name."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from s3connect.convert.base import Converter
+from s3connect.convert.base import Converter, Serializer
 from s3connect.convert.bytearray import ByteArrayConverter
 from s3connect.convert.json import JsonConverter
 from s3connect.convert.registry.base import RegistryConverter
-from s3connect.convert.registry.client import (
-    REGISTRY_CONVERTER_CLASSES,
-    Registry,
-)
+from s3connect.convert.registry.client import REGISTRY_CONVERTER_CLASSES, Registry
 from s3connect.convert.string import StringConverter
 
 __all__ = [
     "ConverterFactory",
     "converter_names",
     "make_converter",
-    "make_registry_converter",
+    "make_serializer",
     "register_converter",
 ]
 
-
 ConverterFactory = Callable[..., Converter]
+"""Called with keyword arguments ``schemas_enable`` and ``is_key``."""
 
 _REGISTRY: dict[str, ConverterFactory] = {}
 
@@ -35,10 +33,7 @@ _ALIASES = {
 
 
 def register_converter(name: str, factory: ConverterFactory) -> None:
-    """Register a converter factory under a short name (e.g. Schema Registry converters).
-
-    The factory is called with keyword arguments ``schemas_enable`` and ``is_key``.
-    """
+    """Register a converter factory under a short name."""
     _REGISTRY[name.lower()] = factory
 
 
@@ -47,12 +42,22 @@ def converter_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make_converter(name: str, *, schemas_enable: bool = True, is_key: bool = False) -> Converter:
-    """Build a converter by short name (``json``, ``string``, ``bytearray``) or Kafka class name.
+def make_converter(
+    name: str,
+    *,
+    schemas_enable: bool = True,
+    is_key: bool = False,
+    registry: Registry | None = None,
+) -> Converter:
+    """Build a converter by short name (``json``, ``string``, ``bytearray``) or Kafka class name;
+    with ``registry``, the Schema Registry converter ``avro``, ``jsonschema`` or ``protobuf``
+    (short or Confluent class name) reading through it.
 
     Raises:
         ValueError: the name is unknown (the message lists the known names).
     """
+    if registry is not None:
+        return _registry_converter(name, registry, is_key)
     key = _ALIASES.get(name.strip(), name.strip()).lower()
     factory = _REGISTRY.get(key)
     if factory is None:
@@ -60,19 +65,28 @@ def make_converter(name: str, *, schemas_enable: bool = True, is_key: bool = Fal
     return factory(schemas_enable=schemas_enable, is_key=is_key)
 
 
-register_converter(
-    "json",
-    lambda *, schemas_enable, is_key: JsonConverter(schemas_enable=schemas_enable, is_key=is_key),
-)
-register_converter("string", lambda *, schemas_enable, is_key: StringConverter(is_key=is_key))
-register_converter("bytearray", lambda *, schemas_enable, is_key: ByteArrayConverter(is_key=is_key))
+def make_serializer(
+    name: str, *, schemas_enable: bool = True, decimal_format: str = "BASE64", is_key: bool = False
+) -> Serializer:
+    """``fromConnectData`` of converter ``name`` (``json``, ``string``, ``bytearray``): how the
+    source turns Connect values back into Kafka bytes.
+
+    Raises:
+        ValueError: an unknown converter name.
+    """
+    if name == "json":
+        converter = JsonConverter(
+            schemas_enable=schemas_enable, decimal_format=decimal_format, is_key=is_key
+        )
+        return converter.from_connect
+    if name == "string":
+        return StringConverter(is_key=is_key).from_connect
+    if name == "bytearray":
+        return ByteArrayConverter(is_key=is_key).from_connect
+    raise ValueError(f"Unknown converter {name!r}; known: bytearray, json, string")
 
 
-def make_registry_converter(
-    name: str, registry: Registry, *, is_key: bool = False
-) -> RegistryConverter:
-    """The Schema Registry converter ``avro``, ``jsonschema`` or ``protobuf`` (short names or
-    Confluent class names)."""
+def _registry_converter(name: str, registry: Registry, is_key: bool) -> RegistryConverter:
     from s3connect.convert.registry.avro import AvroConverter
     from s3connect.convert.registry.json_schema import JsonSchemaConverter
     from s3connect.convert.registry.protobuf import ProtobufConverter
@@ -86,3 +100,11 @@ def make_registry_converter(
     if short not in factory:
         raise ValueError(f"Unknown Schema Registry converter {name!r}")
     return factory[short](registry, is_key=is_key)
+
+
+register_converter(
+    "json",
+    lambda *, schemas_enable, is_key: JsonConverter(schemas_enable=schemas_enable, is_key=is_key),
+)
+register_converter("string", lambda *, schemas_enable, is_key: StringConverter(is_key=is_key))
+register_converter("bytearray", lambda *, schemas_enable, is_key: ByteArrayConverter(is_key=is_key))

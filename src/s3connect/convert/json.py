@@ -138,7 +138,7 @@ def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[
 
 def _compile_payload(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
     """The payload converter of ``schema``: generated straight-line code for the common case
-    (:mod:`s3connect.convert.codegen`), the reference :func:`_compile_json_to_connect` for the rest."""
+    (:mod:`s3connect.convert.codegen`), else the reference :func:`_compile_json_to_connect`."""
     fast = json_to_connect_fast(schema, replace, _compile_json_to_connect)
     return fast if fast is not None else _compile_json_to_connect(schema, replace)
 

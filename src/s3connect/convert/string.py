@@ -24,3 +24,15 @@ class StringConverter:
         """Decode ``data``; malformed bytes become U+FFFD, as Java's ``new String`` does."""
         value = None if data is None else bytes(data).decode(self.encoding, errors="replace")
         return value, self.SCHEMA
+
+    def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:
+        """Encode a string value (bytes pass through); None stays None."""
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return value.encode(self.encoding)
+        if isinstance(value, bytes | bytearray | memoryview):
+            return bytes(value)
+        raise ValueError(
+            f"StringConverter needs string values, got {type(value).__name__} (use JsonConverter)"
+        )

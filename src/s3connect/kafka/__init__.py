@@ -1,1 +1,1 @@
-"""TODO"""
+"""Kafka clients beside Spark's: admin calls (topic metadata and creation)."""

@@ -1,4 +1,5 @@
-"""Kafka admin helpers shared by the sink's dead letter queue and the source: client properties, topic metadata, topic creation."""
+"""Kafka admin calls shared by the sink's dead letter queue and the source: client properties
+from ``kafka.*`` options, topic metadata, topic creation."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from s3connect.config.sink import SINK_CONVERTER_CLASSES, SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.base import Converter
-from s3connect.convert.factory import make_converter, make_registry_converter
+from s3connect.convert.factory import make_converter
 from s3connect.convert.registry.client import Registry, RetryPolicy, with_record_context
 from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
@@ -202,7 +202,7 @@ def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
     registry = config.key_converter_registry if is_key else config.value_converter_registry
     if registry is not None:
         retry = RetryPolicy(config.errors_retry_timeout_ms, config.errors_retry_delay_max_ms)
-        return make_registry_converter(name, Registry(registry, retry), is_key=is_key)
+        return make_converter(name, registry=Registry(registry, retry), is_key=is_key)
     if is_key:
         return make_converter(name, schemas_enable=config.key_converter_schemas_enable, is_key=True)
     return make_converter(name, schemas_enable=config.value_converter_schemas_enable)

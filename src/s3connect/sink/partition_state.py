@@ -1,10 +1,11 @@
 """Open-file state of each topic-partition in the checkpoint, keyed by Kafka offset.
 
-The shuffle-free sink (see :mod:`s3connect.spark.sink_query`) writes each topic-partition in the Spark task
-that reads it, so no state store travels with the task. After a micro-batch, that task saves the
-rotator state and the records of still-open files as ``<root>/<topic>/<partition>/<next>.state``,
-where ``<next>`` is one past the last offset it handled. The task of the next micro-batch, whose
-first record has offset ``f``, loads the state with the greatest ``<next>`` at or below ``f``.
+The shuffle-free sink (see :mod:`s3connect.sink.task`) writes each topic-partition in the Spark
+task that reads it, so no state store travels with the task. After a micro-batch, that task
+saves the rotator state and the records of still-open files as
+``<root>/<topic>/<partition>/<next>.state``, where ``<next>`` is one past the last offset it
+handled. The task of the next micro-batch, whose first record has offset ``f``, loads the state
+with the greatest ``<next>`` at or below ``f``.
 
 Why this is exactly-once: Spark logs a micro-batch's offset ranges before running it and replays
 the same ranges after a crash, so a replayed task loads the same state (the one it wrote is named

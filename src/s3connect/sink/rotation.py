@@ -28,8 +28,8 @@ Reproduced from ``kafka-connect-s3/.../TopicPartitionWriter.java`` (the version 
   different schema. BACKWARD and FULL rotate when the record's schema differs in type (beyond
   numeric widening), name or parameters (at every level, on the struct fields both have) or has a
   *newer* version; FORWARD likewise but on an *older* version. Otherwise the record stays in the
-  file and is projected onto the file's schema (:mod:`s3connect.connect.projection`). A different schema
-  without a version fails (``SchemaProjectionError``) in those three modes.
+  file and is projected onto the file's schema (:mod:`s3connect.connect.projection`). A different
+  schema without a version fails (``SchemaProjectionError``) in those three modes.
 * Beyond Confluent (which fails there with "Switch between schema-based and schema-less data is
   not supported"), a switch between schemaless and schema'd values rotates, in every mode.
 * A time rotation (periodic or scheduled) moves the next scheduled rotation to the next boundary

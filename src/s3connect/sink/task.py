@@ -1,4 +1,7 @@
-"""The shuffle-free sink task"""
+"""The shuffle-free sink task: each Kafka topic-partition of a micro-batch written by the Spark
+task that reads it (``mapInArrow`` over the Kafka rows), its open files carried over between
+micro-batches in offset-keyed state files (:mod:`s3connect.sink.partition_state`). Pure Python and
+pyarrow: Spark only calls it."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -18,90 +21,16 @@ import pyarrow.compute as pc
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord
 from s3connect.sink.context import build_writer_context
-from s3connect.sink.dead_letters import DEAD_LETTER_COLUMNS, DeadLetter, dead_letter_row
+from s3connect.sink.output import output_batch
 from s3connect.sink.partition_state import PartitionStateStore
 from s3connect.sink.pending import decode_pending, open_chunks
 from s3connect.sink.writer import CommittedObject, TopicPartitionWriter, WriterContext
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = [
-    "COMMIT_COLUMNS",
-    "COMMIT_SCHEMA",
-    "OUTPUT_ARROW_SCHEMA",
-    "OUTPUT_COLUMNS",
-    "OUTPUT_SCHEMA",
     "PartitionTask",
     "gc_paused",
     "raw_records",
 ]
-
-
-COMMIT_COLUMNS = (
-    "object_key",
-    "topic",
-    "partition",
-    "encoded_partition",
-    "start_offset",
-    "end_offset",
-    "record_count",
-    "bytes",
-)
-
-COMMIT_SCHEMA = (
-    "object_key STRING, topic STRING, partition INT, encoded_partition STRING, "
-    "start_offset LONG, end_offset LONG, record_count LONG, bytes LONG"
-)
-
-# The processor emits committed objects (kind "object") and dead letters (kind "dead_letter")
-# in one stream: the committed-object columns, then the dead-letter ones.
-OUTPUT_COLUMNS = ("kind", *COMMIT_COLUMNS, *DEAD_LETTER_COLUMNS)
-
-OUTPUT_SCHEMA = (
-    "kind STRING, "
-    + COMMIT_SCHEMA
-    + ", "
-    + ", ".join(f"{name} {kind}" for name, kind in DEAD_LETTER_COLUMNS.items())
-)
-
-
-def _output_fields(ddl: str) -> list[tuple[str, str]]:
-    """(name, type) pairs of a flat DDL schema (types without commas)."""
-    return [tuple(part.strip().split(" ", 1)) for part in ddl.split(",")]  # type: ignore[misc]
-
-
-_ARROW_TYPES = {
-    "STRING": pa.string(),
-    "INT": pa.int32(),
-    "LONG": pa.int64(),
-    "BINARY": pa.binary(),
-    "ARRAY<STRING>": pa.list_(pa.string()),
-    "ARRAY<BINARY>": pa.list_(pa.binary()),
-}
-
-OUTPUT_ARROW_SCHEMA = pa.schema(
-    [(name, _ARROW_TYPES[kind.upper()]) for name, kind in _output_fields(OUTPUT_SCHEMA)]
-)
-
-
-def _output_batch(objects: list[CommittedObject], letters: list[DeadLetter]) -> pa.RecordBatch:
-    rows: list[dict[str, Any]] = [
-        {
-            "kind": "object",
-            "object_key": o.key,
-            "topic": o.topic,
-            "partition": o.partition,
-            "encoded_partition": o.encoded_partition,
-            "start_offset": o.start_offset,
-            "end_offset": o.end_offset,
-            "record_count": o.record_count,
-            "bytes": o.bytes,
-        }
-        for o in objects
-    ]
-    rows += [{"kind": "dead_letter", **dead_letter_row(d)} for d in letters]
-    return pa.RecordBatch.from_pylist(rows, schema=OUTPUT_ARROW_SCHEMA)
 
 
 class PartitionTask:
@@ -187,7 +116,7 @@ class _OpenPartition:
         saved = open_chunks(writer)
         chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
         store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
-        return _output_batch(self.committed, writer.dead_letters)
+        return output_batch(self.committed, writer.dead_letters)
 
 
 def _binaries(column: pa.Array) -> list[bytes | None]:

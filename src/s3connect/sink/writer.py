@@ -1,8 +1,8 @@
 """The per topic-partition writer: Confluent's ``TopicPartitionWriter`` I/O around the rotator.
 
 It converts each raw Kafka record, asks the partitioner for its encoded partition, lets the
-:class:`~s3connect.sink.rotation.Rotator` decide rotation, keeps the records of open files, and writes
-each committed file through the format to storage. It has no Spark in it: the streaming layer
+:class:`~s3connect.sink.rotation.Rotator` decide rotation, keeps the records of open files, and
+writes each committed file through the format to storage. It has no Spark in it: the streaming layer
 feeds it records in offset order and persists :meth:`TopicPartitionWriter.snapshot` (rotator
 state plus the records of still-open files) in checkpointed state, so open files survive restarts.
 

@@ -37,7 +37,8 @@ from typing import Any
 
 from s3connect.config.source import SourceConfig
 from s3connect.connect.schema import ConnectSchema, Type
-from s3connect.convert.serializers import Serializer, make_serializer
+from s3connect.convert.base import Serializer
+from s3connect.convert.factory import make_serializer
 from s3connect.errors import SourceObjectError
 from s3connect.formats.readers import FileRecords, read_file
 from s3connect.formats.views import unwrap_headers, unwrap_keys

@@ -11,15 +11,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from s3connect.sink.output import COMMIT_COLUMNS, ddl
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 __all__ = ["COMMIT_LOG_SCHEMA", "append_commit_log", "append_once", "is_table_path"]
 
-COMMIT_LOG_SCHEMA = (
-    "object_key STRING, topic STRING, partition INT, encoded_partition STRING, "
-    "start_offset LONG, end_offset LONG, record_count LONG, bytes LONG, committed_at TIMESTAMP"
-)
+COMMIT_LOG_SCHEMA = ddl({**COMMIT_COLUMNS, "committed_at": "TIMESTAMP"})
 
 
 def is_table_path(table: str) -> bool:
@@ -33,21 +32,7 @@ def append_commit_log(
     """Append ``rows`` (committed objects) to the Delta table, once per (app_id, batch_id)."""
     now = datetime.now(UTC).replace(tzinfo=None)
     df = spark.createDataFrame(
-        [
-            (
-                r["object_key"],
-                r["topic"],
-                r["partition"],
-                r["encoded_partition"],
-                r["start_offset"],
-                r["end_offset"],
-                r["record_count"],
-                r["bytes"],
-                now,
-            )
-            for r in rows
-        ],
-        COMMIT_LOG_SCHEMA,
+        [(*(r[name] for name in COMMIT_COLUMNS), now) for r in rows], COMMIT_LOG_SCHEMA
     )
     append_once(df, table, app_id, batch_id)
 

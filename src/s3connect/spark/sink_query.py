@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING
 
 from s3connect.config.sink import SinkConfig
 from s3connect.errors import ConfigError
+from s3connect.sink.output import COMMIT_COLUMNS, OUTPUT_SCHEMA
 from s3connect.sink.partition_state import local_state_root
 from s3connect.sink.summary import SinkSummary
-from s3connect.sink.task import COMMIT_COLUMNS, OUTPUT_SCHEMA, PartitionTask
+from s3connect.sink.task import PartitionTask
 from s3connect.spark.dead_letter_queue import DeadLetterQueue, ensure_dlq_topic
 from s3connect.spark.progress import BatchProgress, await_query
 

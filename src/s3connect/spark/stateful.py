@@ -4,7 +4,8 @@ Used for timers (``rotate.schedule.interval.ms`` on a continuous trigger: proces
 close the files of idle partitions) and for checkpoints the tasks cannot reach as files. One
 processor key is one Kafka topic-partition; the rotator state and the records of still-open
 files live in the RocksDB state store, checkpointed with the Kafka offsets. Kept apart from
-:mod:`s3connect.spark.sink_query` so that the shuffle-free shape's Python workers never import pandas.
+:mod:`s3connect.spark.sink_query` so that the shuffle-free shape's Python workers never import
+pandas.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord
 from s3connect.sink.context import build_writer_context
 from s3connect.sink.dead_letters import DEAD_LETTER_COLUMNS, DeadLetter, dead_letter_row
+from s3connect.sink.output import COMMIT_COLUMNS, OUTPUT_COLUMNS
 from s3connect.sink.pending import decode_pending, open_chunks
 from s3connect.sink.rotation import RotatorState
-from s3connect.sink.task import COMMIT_COLUMNS, OUTPUT_COLUMNS, gc_paused, raw_records
+from s3connect.sink.task import gc_paused, raw_records
 from s3connect.sink.writer import CommittedObject, TopicPartitionWriter, WriterContext
 
 __all__ = ["SinkProcessor"]

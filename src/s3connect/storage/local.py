@@ -1,4 +1,5 @@
-"""A local folder (``file://``) as storage: the same key layout as S3, objects written aside and renamed into place."""
+"""A local folder (``file://``) as storage: the same key layout as S3, each object written aside
+and renamed into place."""
 
 from __future__ import annotations
 

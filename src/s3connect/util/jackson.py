@@ -1,4 +1,5 @@
-"""Java text as Jackson's ObjectMapper writes it: a JSON tree to compact text, numbers as Java prints them."""
+"""JSON text as Jackson's ``ObjectMapper`` writes it: compact, strings escaped as Jackson does,
+numbers as Java prints them (``Double.toString`` / ``Float.toString``)."""
 
 from __future__ import annotations
 

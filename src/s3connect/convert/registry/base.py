@@ -1,7 +1,7 @@
-"""Confluent's Schema Registry converters: the shared base and :func:`make_registry_converter`.
+"""Confluent's Schema Registry converters: the shared base.
 
-Each converter (:mod:`s3connect.convert.registry.avro`, :mod:`s3connect.convert.registry.json_schema`,
-:mod:`s3connect.convert.registry.protobuf`) reads the wire format (:mod:`s3connect.convert.registry.client`), fetches the
+Each converter (:mod:`~s3connect.convert.registry.avro`, :mod:`~.json_schema`,
+:mod:`~.protobuf`) reads the wire format (:mod:`~s3connect.convert.registry.client`), fetches the
 writer schema by id, and turns schema and value into Connect's as Confluent's ``AvroData``,
 ``JsonSchemaData`` and ``ProtobufData`` do with their default settings. The Connect schema's
 version is the registry's version of the schema under the record's subject

@@ -2,9 +2,9 @@
 ``wrapper.for.raw.primitives=true``).
 
 The registered schema (a serialized descriptor, or ``.proto`` text via
-:mod:`s3connect.convert.registry.proto_parser`) is loaded into a descriptor pool holding the well-known types and
-its references; a payload decodes as a dynamic ``google.protobuf`` message. Recursive messages
-are rejected.
+:mod:`~s3connect.convert.registry.proto_parser`) is loaded into a descriptor pool holding the
+well-known types and its references; a payload decodes as a dynamic ``google.protobuf``
+message. Recursive messages are rejected.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from google.protobuf import message_factory
 
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.schema import DATE, DECIMAL, TIMESTAMP, ConnectSchema, Field, Type
-from s3connect.convert.factory import make_registry_converter
+from s3connect.convert.factory import make_converter
 from s3connect.convert.registry.avro import AVRO_UNION, avro_to_connect_schema
 from s3connect.convert.registry.client import (
     Registry,
@@ -334,7 +334,7 @@ def test_avro_converter_decodes_caches_and_splits_errors() -> None:
         ],
     }
     client.add(7, json.dumps(schema), "AVRO", "t-value", 4)
-    conv = make_registry_converter("io.confluent.connect.avro.AvroConverter", registry(client))
+    conv = make_converter("io.confluent.connect.avro.AvroConverter", registry=registry(client))
     ts = datetime(2024, 1, 2, tzinfo=UTC)
     datum = {"v": ("geo.Point", {"x": 3}), "p": {"x": 1}, "when": ts}
     value, connect = conv.to_connect("t", framed(7, avro_bytes(schema, datum)))
@@ -364,7 +364,7 @@ def test_registry_outage_is_retried_then_fails_naming_the_registry_not_the_crede
     client = FakeClient()
     client.add(1, json.dumps("string"), "AVRO", "t-value", 1)
     client.failures = [ClientError(503, 50301, "busy"), ConnectionError("refused")]
-    conv = make_registry_converter("avro", registry(client, RetryPolicy(60_000, 1_000)))
+    conv = make_converter("avro", registry=registry(client, RetryPolicy(60_000, 1_000)))
     assert conv.to_connect("t", framed(1, b"\x02a")) == (
         "a",
         ConnectSchema(Type.STRING, version=1),
@@ -373,7 +373,7 @@ def test_registry_outage_is_retried_then_fails_naming_the_registry_not_the_crede
 
     down = FakeClient()
     down.failures = [ClientError(503, 50301, "busy")] * 5
-    conv = make_registry_converter("avro", registry(down))  # errors.retry.timeout=0: no retry
+    conv = make_converter("avro", registry=registry(down))  # errors.retry.timeout=0: no retry
     with pytest.raises(SchemaRegistryError) as info:
         conv.to_connect("t", framed(1, b"\x02a"))
     assert str(info.value) == (
@@ -383,7 +383,7 @@ def test_registry_outage_is_retried_then_fails_naming_the_registry_not_the_crede
     )
     denied = FakeClient()
     denied.failures = [ClientError(401, 40101, "Unauthorized")]
-    conv = make_registry_converter("avro", registry(denied, RetryPolicy(-1, 10)))
+    conv = make_converter("avro", registry=registry(denied, RetryPolicy(-1, 10)))
     with pytest.raises(SchemaRegistryError, match="HTTP 401"):  # not retried, even forever
         conv.to_connect("t", framed(1, b"\x02a"))
 
@@ -477,7 +477,7 @@ def test_json_schema_connect_properties_and_values() -> None:
     assert [x.name for x in s.fields] == ["a", "b"]  # connect.index order
     client = FakeClient()
     client.add(3, json.dumps(node), "JSON", "t-value", 2)
-    conv = make_registry_converter("jsonschema", registry(client))
+    conv = make_converter("jsonschema", registry=registry(client))
     value, _ = conv.to_connect("t", framed(3, b'{"b": 12.50, "a": 1000}'))
     assert value == {"a": datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC), "b": Decimal("12.50")}
     required = {"type": "object", "properties": {"n": {"type": "integer"}}}
@@ -589,7 +589,7 @@ def test_protobuf_converter_values_from_a_serialized_descriptor() -> None:
     client = FakeClient()
     serialized = base64.b64encode(proto.SerializeToString()).decode()
     client.add(5, serialized, "PROTOBUF", "t-value", 3)
-    conv = make_registry_converter("protobuf", registry(client))
+    conv = make_converter("protobuf", registry=registry(client))
     value, schema = conv.to_connect("t", framed(5, b"\x00" + m.SerializeToString()))
     assert schema is not None and schema.version == 3
     assert value == {
@@ -699,7 +699,7 @@ def test_json_and_avro_day_values() -> None:
     }
     client = FakeClient()
     client.add(2, json.dumps(schema), "AVRO", "t-value", 1)
-    conv = make_registry_converter("avro", registry(client))
+    conv = make_converter("avro", registry=registry(client))
     datum = {"d": date(2024, 2, 29), "m": {"a": 1, "b": None}}
     value, _ = conv.to_connect("t", framed(2, avro_bytes(schema, datum)))
     assert value == {
