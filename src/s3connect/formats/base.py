@@ -16,7 +16,10 @@ __all__ = [
 class Format(Protocol):
     """Writes the values of one file's records; ``extension`` ends the object name."""
 
-    extension: str
+    @property
+    def extension(self) -> str:
+        """What the object name ends with (``.avro``, ``.snappy.parquet``, ``.json.gz``...)."""
+        ...
 
     def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None:
         """Write one complete file of ``records``' values to ``out`` (which stays open)."""

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, BinaryIO, Literal, Protocol
+from typing import Any, BinaryIO, Literal
 
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.formats.base import Format
 
 __all__ = [
     "HEADERS_SCHEMA",
@@ -54,13 +55,6 @@ HEADERS_SCHEMA = ConnectSchema(Type.ARRAY, value_schema=HEADER_SCHEMA)
 
 _KEY_STRUCT = "RecordKey"
 _HEADERS_STRUCT = "RecordHeaders"
-
-
-class _Format(Protocol):
-    @property
-    def extension(self) -> str: ...
-
-    def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None: ...
 
 
 def enveloped(view: View, fmt: str) -> bool:
@@ -131,7 +125,7 @@ class ViewFormat:
         fmt: The inner format's short name (``avro``, ``json``, ``parquet``, ``bytearray``).
     """
 
-    def __init__(self, inner: _Format, view: View, fmt: str) -> None:
+    def __init__(self, inner: Format, view: View, fmt: str) -> None:
         if view == "headers" and fmt == "bytearray":
             raise ValueError("ByteArrayFormat cannot hold headers")
         self.inner = inner

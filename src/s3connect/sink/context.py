@@ -7,6 +7,7 @@ the resulting :class:`~s3connect.sink.writer.WriterContext`.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import partial
 
 from s3connect.config.sink import SINK_CONVERTER_CLASSES, SinkConfig
@@ -42,6 +43,7 @@ __all__ = [
     "build_converter",
     "build_format",
     "build_partitioner",
+    "build_record_converter",
     "build_storage",
     "build_view_formats",
     "build_writer_context",
@@ -212,8 +214,9 @@ def _uses_registry(config: SinkConfig) -> bool:
     return config.key_converter_registry is not None or config.value_converter_registry is not None
 
 
-def build_writer_context(config: SinkConfig) -> WriterContext:
-    """Everything a :class:`~s3connect.sink.writer.TopicPartitionWriter` needs for ``config``."""
+def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkRecord]:
+    """Raw record -> converted record, key then value as Kafka Connect's ``WorkerSinkTask``;
+    a failure is a :class:`ConversionError` naming the stage (a dead letter when tolerated)."""
     key_converter = build_converter(config, is_key=True)
     value_converter = build_converter(config, is_key=False)
 
@@ -251,6 +254,12 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             headers=raw.headers,
         )
 
+    # A Schema Registry outage names the record (converters only know the topic).
+    return with_record_context(convert) if _uses_registry(config) else convert
+
+
+def build_writer_context(config: SinkConfig) -> WriterContext:
+    """Everything a :class:`~s3connect.sink.writer.TopicPartitionWriter` needs for ``config``."""
     partitioner, extractor = build_partitioner(config)
     naming = partial(
         object_key,
@@ -271,8 +280,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
 
     keys_format, headers_format = build_view_formats(config)
     return WriterContext(
-        # A Schema Registry outage names the record (converters only know the topic).
-        convert=with_record_context(convert) if _uses_registry(config) else convert,
+        convert=build_record_converter(config),
         encode_partition=partitioner.encode_partition,
         extract_timestamp=extractor.extract if extractor is not None else None,
         schema_key=_SchemaKeys(),

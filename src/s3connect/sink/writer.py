@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Literal, Protocol
+from typing import Any, BinaryIO, Literal
 
 from s3connect.connect.projection import project_record
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.errors import RecordError
+from s3connect.formats.base import Format
 from s3connect.formats.views import header_texts
 from s3connect.sink.dead_letters import DeadLetter
 from s3connect.sink.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
@@ -41,7 +42,6 @@ from s3connect.storage.base import Storage
 __all__ = [
     "CommittedObject",
     "PendingRecord",
-    "RecordFormat",
     "TopicPartitionWriter",
     "WriterContext",
 ]
@@ -56,15 +56,6 @@ class PendingRecord:
     raw: RawRecord
     encoded_partition: str
     converted: SinkRecord | None = None
-
-
-class RecordFormat(Protocol):
-    """What the writer needs of a format (see :mod:`s3connect.formats.factory`)."""
-
-    @property
-    def extension(self) -> str: ...
-
-    def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +86,13 @@ class WriterContext:
     encode_partition: Callable[[SinkRecord, int], str]
     extract_timestamp: Callable[[SinkRecord, int], int] | None
     schema_key: Callable[[SinkRecord], SchemaKey]
-    format: RecordFormat
+    format: Format
     object_key: Callable[[str, str, int, int, str], str]
     storage: Storage
     policy: RotationPolicy
     null_values: Literal["fail", "ignore", "write"] = "fail"
-    keys_format: RecordFormat | None = None
-    headers_format: RecordFormat | None = None
+    keys_format: Format | None = None
+    headers_format: Format | None = None
     tombstone_partition: str = "tombstone"
     value_needs_schema: bool = False
     tolerate_errors: bool = False

@@ -111,11 +111,53 @@ def _json_schema(
     if isinstance(node, bool) or not isinstance(node, Mapping):
         raise ValueError(f"Unsupported schema type {node!r}")
     kind = _json_kind(node)
+    redirected = _json_redirect(node, kind, refs, version, optional)
+    if redirected is not None:
+        return redirected
     connect_type = node.get("connect.type")
     params: dict[str, str] = {}
     fields: tuple[Field, ...] = ()
     key = value = None
-    name: str | None = None
+    if _is_string_enum(node, kind):
+        t = Type.STRING
+        params[JSON_ENUM] = ""
+        for symbol in node.get("enum", []):
+            text = "<NULL>" if symbol is None else _java_text(symbol)
+            params[f"{JSON_ENUM}.{text}"] = text
+    elif kind == "boolean":
+        t = Type.BOOLEAN
+    elif kind in ("integer", "number"):
+        if connect_type is None:
+            t = Type.INT64 if kind == "integer" else Type.FLOAT64
+        elif connect_type in _JSON_CONNECT_TYPES:
+            t = _JSON_CONNECT_TYPES[connect_type]
+        else:
+            raise ValueError(f"Unsupported type {connect_type}")
+    elif kind == "string":
+        t = Type.BYTES if connect_type == "bytes" else Type.STRING
+    elif kind in ("array", "object"):
+        t, fields, key, value = _json_container(node, kind, refs)
+    else:
+        raise ValueError(f"Unsupported schema type {dict(node)!r}")
+    schema = ConnectSchema(t, fields=fields, key_schema=key, value_schema=value)
+    return _json_finish(schema, node, params, version, optional)
+
+
+def _is_string_enum(node: Mapping[str, Any], kind: str | None) -> bool:
+    return kind in ("typed-enum", "enum") and (
+        node.get("type") in (None, "string") or not isinstance(node.get("type"), str)
+    )
+
+
+def _json_redirect(
+    node: Mapping[str, Any],
+    kind: str | None,
+    refs: _JsonRefs,
+    version: int | None,
+    optional: bool,
+) -> ConnectSchema | None:
+    """The schema of a node that stands for another: a ``$ref``, a list of types, a combination
+    (``oneOf``/``anyOf``/``allOf``), or a ``const``/typed ``enum`` read as its base type."""
     if kind == "ref":
         ref = str(node["$ref"])
         if id(node) in refs.busy:
@@ -134,61 +176,47 @@ def _json_schema(
                 return _json_combined(
                     node, list(node[criterion]), criterion, refs, version, optional
                 )
-    if kind in ("typed-enum", "enum") and (
-        node.get("type") in (None, "string") or not isinstance(node.get("type"), str)
-    ):
-        t = Type.STRING
-        params[JSON_ENUM] = ""
-        for symbol in node.get("enum", []):
-            text = "<NULL>" if symbol is None else _java_text(symbol)
-            params[f"{JSON_ENUM}.{text}"] = text
-    elif kind in ("typed-enum", "typed-const", "const"):
+    if kind in ("typed-enum", "typed-const", "const") and not _is_string_enum(node, kind):
         base = node.get("type")
         if kind == "const" or base not in ("string", "integer", "number"):
             raise ValueError(f"Unsupported JSON Schema {dict(node)!r}")
         return _json_schema({k: v for k, v in node.items() if k not in ("enum", "const")}, refs,
                             version, optional)  # fmt: skip
-    elif kind == "boolean":
-        t = Type.BOOLEAN
-    elif kind in ("integer", "number"):
-        if connect_type is None:
-            t = Type.INT64 if kind == "integer" else Type.FLOAT64
-        elif connect_type in _JSON_CONNECT_TYPES:
-            t = _JSON_CONNECT_TYPES[connect_type]
-        else:
-            raise ValueError(f"Unsupported type {connect_type}")
-    elif kind == "string":
-        t = Type.BYTES if connect_type == "bytes" else Type.STRING
-    elif kind == "array":
+    return None
+
+
+def _json_container(
+    node: Mapping[str, Any], kind: str, refs: _JsonRefs
+) -> tuple[Type, tuple[Field, ...], ConnectSchema | None, ConnectSchema | None]:
+    """Type, fields, key and value schema of an ``array`` or ``object`` node (a Connect array,
+    map or struct)."""
+    connect_type = node.get("connect.type")
+    if kind == "array":
         items = node.get("items")
         if not isinstance(items, Mapping):
             raise ValueError("Array schema did not specify the items type")
         if connect_type == "map" and _json_kind(items) == "object":
             props = items.get("properties", {})
-            t = Type.MAP
-            key = _json_schema(props.get("key"), refs)
-            value = _json_schema(props.get("value"), refs)
-        else:
-            t, value = Type.ARRAY, _json_schema(items, refs)
-    elif kind == "object":
-        if connect_type == "map":
-            t, key = Type.MAP, ConnectSchema(Type.STRING)
-            value = _json_schema(node.get("additionalProperties"), refs)
-        else:
-            t = Type.STRUCT
-            ordered: dict[int, tuple[str, Any]] = {}
-            for prop, sub in (node.get("properties") or {}).items():
-                index = sub.get("connect.index") if isinstance(sub, Mapping) else None
-                if not isinstance(index, int) or isinstance(index, bool):
-                    index = len(ordered)
-                ordered[index] = (prop, sub)
-            fields = tuple(
-                Field(prop, _json_schema(sub, refs)) for _, (prop, sub) in sorted(ordered.items())
+            return (
+                Type.MAP,
+                (),
+                _json_schema(props.get("key"), refs),
+                _json_schema(props.get("value"), refs),
             )
-    else:
-        raise ValueError(f"Unsupported schema type {dict(node)!r}")
-    schema = ConnectSchema(t, name=name, fields=fields, key_schema=key, value_schema=value)
-    return _json_finish(schema, node, params, version, optional)
+        return Type.ARRAY, (), None, _json_schema(items, refs)
+    if connect_type == "map":
+        value = _json_schema(node.get("additionalProperties"), refs)
+        return Type.MAP, (), ConnectSchema(Type.STRING), value
+    ordered: dict[int, tuple[str, Any]] = {}
+    for prop, sub in (node.get("properties") or {}).items():
+        index = sub.get("connect.index") if isinstance(sub, Mapping) else None
+        if not isinstance(index, int) or isinstance(index, bool):
+            index = len(ordered)
+        ordered[index] = (prop, sub)
+    fields = tuple(
+        Field(prop, _json_schema(sub, refs)) for _, (prop, sub) in sorted(ordered.items())
+    )
+    return Type.STRUCT, fields, None, None
 
 
 def _json_finish(
