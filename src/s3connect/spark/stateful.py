@@ -123,7 +123,7 @@ class SinkProcessor(StatefulProcessor):
     def handleInputRows(
         self, key: Any, rows: Iterator[pd.DataFrame], timerValues: TimerValues
     ) -> Iterator[pd.DataFrame]:
-        topic, partition = str(key[0]), int(key[1])
+        topic, partition = _topic_partition(key)
         now = timerValues.getCurrentProcessingTimeInMs()
         with gc_paused():
             frame = pd.concat(list(rows), ignore_index=True)
@@ -142,7 +142,7 @@ class SinkProcessor(StatefulProcessor):
     def handleExpiredTimer(
         self, key: Any, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo
     ) -> Iterator[pd.DataFrame]:
-        topic, partition = str(key[0]), int(key[1])
+        topic, partition = _topic_partition(key)
         now = timerValues.getCurrentProcessingTimeInMs()
         writer = self._writer(topic, partition)
         committed = writer.on_timer(now)
@@ -151,6 +151,14 @@ class SinkProcessor(StatefulProcessor):
 
     def close(self) -> None:
         pass
+
+
+def _topic_partition(key: Any) -> tuple[str, int]:
+    """The grouping key ``(topic, partition)`` (PySpark's ``TwsTester`` passes it wrapped in a
+    one-element tuple)."""
+    if len(key) == 1:
+        key = key[0]
+    return str(key[0]), int(key[1])
 
 
 def _raw_records(topic: str, partition: int, frame: pd.DataFrame) -> Iterator[RawRecord]:
