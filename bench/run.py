@@ -4,14 +4,16 @@
 
 Produces the records once into a topic (JSON with a Connect schema envelope, ~record-bytes each),
 then runs each variant in its own process on the same topic, measuring the query's wall time
-(start to end, SparkSession start-up excluded) and the peak resident memory of the process tree
-(JVM + Python workers), sampled every 0.2 s. Variants:
+(start to end, SparkSession start-up excluded), the peak resident memory and the CPU seconds
+(user + system) of the process tree (JVM + Python workers), sampled every 0.2 s. Variants:
 
 - ``s3connect``: our sink, Avro snappy, Default partitioner, flush.size 10000, to a local folder.
 - ``spark-avro``: ``readStream kafka -> writeStream avro`` (snappy) to a local folder.
 - ``noop``: ``readStream kafka -> writeStream noop``.
 - ``spark-json-avro``: the file sink writing the decoded payload: ``from_json`` with the bench
   schema, in the JVM, then Avro snappy. What a sink converting in the JVM could approach.
+- ``s3connect-baseline``: the ``s3connect`` variant of another checkout (``--baseline DIR``, e.g.
+  a ``git worktree`` of an earlier commit), to compare two versions side by side in one run.
 - ``arrow-handoff``: the shuffle-free sink's plumbing with no work in it: ``foreachBatch`` ->
   ``mapInArrow`` of the same Kafka columns into a Python function that only counts rows. What any
   sink doing its per-record work in Python pays before doing any (the floor for ``s3connect``).
@@ -34,13 +36,26 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
-VARIANTS = ("noop", "spark-avro", "spark-json-avro", "arrow-handoff", "s3connect")
+VARIANTS = (
+    "noop",
+    "spark-avro",
+    "spark-json-avro",
+    "arrow-handoff",
+    "s3connect",
+    "s3connect-baseline",
+)
+DEFAULT_VARIANTS = VARIANTS[:5]
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in KiB."""
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_sample(pid: int) -> tuple[int, dict[int, float]]:
+    """Resident memory (KiB) of a process and all its descendants, and each one's CPU seconds
+    so far (user + system)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
+    cpu: dict[int, float] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -54,12 +69,14 @@ def _tree_rss_kb(pid: int) -> int:
             continue
         children.setdefault(ppid, []).append(int(entry))
         rss[int(entry)] = kb
-    total, stack = 0, [pid]
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / _TICKS
+    total, stack, tree = 0, [pid], {}
     while stack:
         p = stack.pop()
         total += rss.get(p, 0)
+        tree[p] = cpu.get(p, 0.0)
         stack += children.get(p, [])
-    return total
+    return total, tree
 
 
 def _payload(i: int, record_bytes: int) -> bytes:
@@ -213,18 +230,29 @@ def _count_rows(batches: Any) -> Any:
     yield pa.RecordBatch.from_pydict({"n": pa.array([n], pa.int64())})
 
 
-def measure(variant: str, topic: str, max_offsets: int) -> dict[str, float]:
-    """Run a variant in a child process; wall time and peak RSS of its process tree."""
+def measure(
+    variant: str, topic: str, max_offsets: int, baseline: Path | None = None
+) -> dict[str, float]:
+    """Run a variant in a child process; wall time, peak RSS and CPU seconds of its process tree.
+    ``s3connect-baseline`` runs the ``s3connect`` variant of another checkout (``baseline``)."""
     out = Path(tempfile.mkdtemp(prefix=f"bench-{variant}-"))
-    cmd = [sys.executable, __file__, "--child", variant, "--topic", topic,
+    script, env = Path(__file__), dict(os.environ)
+    if variant == "s3connect-baseline":
+        assert baseline is not None, "--baseline DIR is needed for s3connect-baseline"
+        script, variant = baseline / "bench" / "run.py", "s3connect"
+        env["PYTHONPATH"] = str(baseline / "src")
+    cmd = [sys.executable, str(script), "--child", variant, "--topic", topic,
            "--out", str(out), "--max-offsets", str(max_offsets)]  # fmt: skip
     started = time.monotonic()
     log = out / "child.log"
+    cpu: dict[int, float] = {}
     with log.open("w") as sink:
-        child = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT)
+        child = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
         peak = 0
         while child.poll() is None:
-            peak = max(peak, _tree_rss_kb(child.pid))
+            rss, tree = _tree_sample(child.pid)
+            peak = max(peak, rss)
+            cpu.update(tree)
             time.sleep(0.2)
     process_seconds = time.monotonic() - started
     text = log.read_text(errors="replace")
@@ -238,6 +266,7 @@ def measure(variant: str, topic: str, max_offsets: int) -> dict[str, float]:
         "seconds": float(query[-1]),
         "process_seconds": process_seconds,
         "peak_rss_mb": peak / 1024,
+        "cpu_seconds": sum(cpu.values()),
         "output_bytes": size,
     }
 
@@ -248,7 +277,8 @@ def main() -> int:
     parser.add_argument("--partitions", type=int, default=6)
     parser.add_argument("--record-bytes", type=int, default=1024)
     parser.add_argument("--max-offsets", type=int, default=200_000)
-    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--variants", default=",".join(DEFAULT_VARIANTS))
+    parser.add_argument("--baseline", type=Path, help="a checkout for s3connect-baseline")
     parser.add_argument("--child", choices=VARIANTS)
     parser.add_argument("--topic")
     parser.add_argument("--out")
@@ -261,18 +291,25 @@ def main() -> int:
     input_mb = args.records * args.record_bytes / 1e6
     results = {}
     for variant in args.variants.split(","):
-        r = measure(variant, topic, args.max_offsets)
+        r = measure(variant, topic, args.max_offsets, args.baseline)
         r["records_per_s"] = args.records / r["seconds"]
         r["mb_per_s"] = input_mb / r["seconds"]
+        r["cpu_s_per_m"] = r["cpu_seconds"] / (args.records / 1e6)
         results[variant] = r
         print(
-            f"{variant:<15} {r['seconds']:8.1f} s {r['records_per_s']:10.0f} rec/s "
+            f"{variant:<18} {r['seconds']:8.1f} s {r['records_per_s']:10.0f} rec/s "
             f"{r['mb_per_s']:7.1f} MB/s  peak RSS {r['peak_rss_mb']:7.0f} MB  "
-            f"output {r['output_bytes'] / 1e6:8.1f} MB",
+            f"CPU {r['cpu_s_per_m']:6.1f} s/M records  output {r['output_bytes'] / 1e6:8.1f} MB",
             flush=True,
         )
     if "s3connect" in results:
-        for base in ("spark-avro", "noop", "spark-json-avro", "arrow-handoff"):
+        for base in (
+            "spark-avro",
+            "noop",
+            "spark-json-avro",
+            "arrow-handoff",
+            "s3connect-baseline",
+        ):
             if base in results:
                 ratio = results["s3connect"]["records_per_s"] / results[base]["records_per_s"]
                 print(f"s3connect / {base}: {ratio:.2f}x")
