@@ -13,6 +13,7 @@ __all__ = [
     "SchemaRegistryError",
     "SourceObjectError",
     "StorageError",
+    "TransformationError",
     "record_place",
 ]
 
@@ -58,6 +59,24 @@ class RecordError(S3ConnectError):
 
 class ConversionError(RecordError):
     """A record's key, value or headers could not be converted by the configured converter."""
+
+
+class TransformationError(RecordError):
+    """A single message transform (or the predicate guarding it) failed on a record: stage
+    ``TRANSFORMATION``, ``class_name`` the transform's Kafka class name
+    (``org.apache.kafka.connect.transforms.InsertField$Value``)."""
+
+    def __init__(
+        self, message: str, *, topic: str, partition: int, offset: int, class_name: str
+    ) -> None:
+        super().__init__(
+            message,
+            topic=topic,
+            partition=partition,
+            offset=offset,
+            stage="TRANSFORMATION",
+            class_name=class_name,
+        )
 
 
 class PartitionError(RecordError):

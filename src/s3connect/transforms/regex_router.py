@@ -16,8 +16,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-__all__ = ["REGEX_ROUTER", "RegexRoute", "compile_java_regex", "parse_java_replacement"]
+__all__ = [
+    "REGEX_ROUTER",
+    "RegexRoute",
+    "compile_java_regex",
+    "parse_java_replacement",
+    "replace_first",
+]
 
 REGEX_ROUTER = "org.apache.kafka.connect.transforms.RegexRouter"
 
@@ -96,6 +103,24 @@ def parse_java_replacement(replacement: str, regex: re.Pattern[str]) -> tuple[_P
     return tuple(pieces)
 
 
+def replace_first(pattern: re.Pattern[str], pieces: tuple[_Piece, ...], text: str) -> str:
+    """``Matcher.replaceFirst``: the first match of ``pattern`` in ``text`` replaced."""
+    m = pattern.search(text)
+    if m is None:
+        return text
+    out = [text[: m.start()]]
+    for kind, value in pieces:
+        out.append(str(value) if kind == "text" else m.group(value) or "")
+    out.append(text[m.end() :])
+    return "".join(out)
+
+
+@lru_cache(maxsize=64)
+def _compiled(regex: str, replacement: str) -> tuple[re.Pattern[str], tuple[_Piece, ...]]:
+    pattern = compile_java_regex(regex)
+    return pattern, parse_java_replacement(replacement, pattern)
+
+
 @dataclass(frozen=True, slots=True)
 class RegexRoute:
     """One RegexRouter transform: ``regex`` and ``replacement`` as the user wrote them."""
@@ -104,18 +129,11 @@ class RegexRoute:
     replacement: str
 
     def __post_init__(self) -> None:
-        parse_java_replacement(self.replacement, compile_java_regex(self.regex))
+        _compiled(self.regex, self.replacement)
 
     def apply(self, topic: str) -> str:
         """The renamed topic, or ``topic`` itself when the regex does not match all of it."""
-        pattern = compile_java_regex(self.regex)
-        m = pattern.fullmatch(topic)
-        if m is None:
+        pattern, pieces = _compiled(self.regex, self.replacement)
+        if pattern.fullmatch(topic) is None:
             return topic
-        out = []
-        for kind, value in parse_java_replacement(self.replacement, pattern):
-            if kind == "text":
-                out.append(str(value))
-            else:
-                out.append(m.group(value) or "")
-        return "".join(out)
+        return replace_first(pattern, pieces, topic)

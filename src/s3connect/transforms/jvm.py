@@ -1,0 +1,238 @@
+"""Java's number, text and class semantics where Kafka's transforms rely on them.
+
+Our values do not say which Java class Kafka would hold them in; the schema does (an ``int8``
+value is a ``Byte``), and a schemaless value is what Kafka's ``JsonConverter`` makes of JSON: an
+integer is a ``Long``, a decimal number a ``Double``, an object a ``HashMap``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Mapping
+from datetime import date, datetime, time
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.util.jackson import Float32, dump
+
+__all__ = [
+    "LONG_MAX",
+    "LONG_MIN",
+    "decimal_text",
+    "double_text",
+    "java_class",
+    "java_split",
+    "java_trim",
+    "long_value",
+    "narrow",
+    "parse_big_decimal",
+    "parse_boolean",
+    "parse_double",
+    "parse_integer",
+    "schemaless_type",
+    "to_float32",
+    "wrap",
+]
+
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+_BITS = {Type.INT8: 8, Type.INT16: 16, Type.INT32: 32, Type.INT64: 64}
+_F32_MAX = struct.unpack(">f", b"\x7f\x7f\xff\xff")[0]
+
+_CLASS_BY_TYPE = {
+    Type.INT8: "java.lang.Byte",
+    Type.INT16: "java.lang.Short",
+    Type.INT32: "java.lang.Integer",
+    Type.INT64: "java.lang.Long",
+    Type.FLOAT32: "java.lang.Float",
+    Type.FLOAT64: "java.lang.Double",
+    Type.BOOLEAN: "java.lang.Boolean",
+    Type.STRING: "java.lang.String",
+    Type.BYTES: "[B",
+    Type.ARRAY: "java.util.ArrayList",
+    Type.MAP: "java.util.HashMap",
+    Type.STRUCT: "org.apache.kafka.connect.data.Struct",
+}
+
+
+def java_trim(text: str) -> str:
+    """``String.trim``: strips every character up to U+0020 at both ends."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]
+
+
+def java_split(text: str, separator: str) -> list[str]:
+    """``String.split`` on a literal separator: trailing empty strings are dropped."""
+    parts = text.split(separator)
+    while len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    if parts == [""] and text != "":
+        return []
+    return parts
+
+
+def wrap(value: int, bits: int) -> int:
+    """A two's complement narrowing to ``bits`` (Java's ``(byte)``, ``(short)``, ...)."""
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def _double_to_integer(value: float, bits: int) -> int:
+    """Java's ``(int)`` / ``(long)`` of a double: NaN is 0, out of range saturates."""
+    if math.isnan(value):
+        return 0
+    high: int = 2 ** (bits - 1) - 1
+    low = -high - 1
+    if math.isinf(value):
+        return high if value > 0 else low
+    return max(low, min(high, int(value)))
+
+
+def long_value(value: int | float | Decimal) -> int:
+    """``Number.longValue()`` of an integer, a double or a ``BigDecimal``."""
+    if isinstance(value, float):
+        return _double_to_integer(value, 64)
+    return wrap(int(value), 64)
+
+
+def narrow(value: int | float | Decimal, target: Type) -> int:
+    """``Number.byteValue()`` / ``shortValue()`` / ``intValue()`` / ``longValue()``."""
+    bits = _BITS[target]
+    if isinstance(value, float):
+        # Double.byteValue() and shortValue() are (byte) / (short) of (int) value.
+        return wrap(_double_to_integer(value, max(bits, 32)), bits)
+    return wrap(int(value), bits)
+
+
+def to_float32(value: float) -> float:
+    """The nearest Java ``float`` (infinite when out of its range), as a Python float."""
+    if math.isnan(value) or math.isinf(value):
+        return value
+    try:
+        return float(struct.unpack("f", struct.pack("f", value))[0])
+    except OverflowError:
+        # Beyond float's range: Java rounds to infinity unless it rounds down to MAX_VALUE.
+        return math.copysign(math.inf, value) if abs(value) > _F32_MAX else _F32_MAX
+
+
+def double_text(value: float, single: bool = False) -> str:
+    """``Double.toString`` (or ``Float.toString`` when ``single``)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    out: list[str] = []
+    dump(Float32(value) if single else float(value), out)
+    return out[0]
+
+
+def decimal_text(value: Decimal) -> str:
+    """``BigDecimal.toString`` (the same scientific-notation rule as Python's ``str``)."""
+    text = str(value)
+    return text[1:] if text.startswith("-") and value.is_zero() else text
+
+
+_INTEGER = re.compile(r"[+-]?\d+")
+_DOUBLE = re.compile(
+    r"[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?"
+    r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+[fFdD]?)"
+)
+_BIG_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def parse_integer(text: str, target: Type) -> int:
+    """``Byte.parseByte`` / ``Short.parseShort`` / ``Integer.parseInt`` / ``Long.parseLong``.
+
+    Raises:
+        ValueError: not an integer of that type (Java's ``NumberFormatException``).
+    """
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(f'For input string: "{text}"')
+    value = int(text)
+    bits = _BITS[target]
+    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+        raise ValueError(f'Value out of range. Value:"{text}" Radix:10')
+    return value
+
+
+def parse_double(text: str) -> float:
+    """``Double.parseDouble`` (Java's syntax: ``NaN``, ``Infinity``, a type suffix, hex).
+
+    Raises:
+        ValueError: not a Java floating-point literal.
+    """
+    trimmed = java_trim(text)
+    if not _DOUBLE.fullmatch(trimmed):
+        raise ValueError(f'For input string: "{text}"')
+    body = trimmed.rstrip("fFdD")  # the grammar puts digits before any suffix
+    if body.lstrip("+-") in ("NaN", "Infinity"):
+        sign = -1.0 if body.startswith("-") else 1.0
+        return math.nan if body.lstrip("+-") == "NaN" else sign * math.inf
+    if "x" in body.lower():
+        return float.fromhex(body)
+    return float(body)
+
+
+def parse_big_decimal(text: str) -> Decimal:
+    """``new BigDecimal(text)``.
+
+    Raises:
+        ValueError: not a Java ``BigDecimal`` literal.
+    """
+    if not _BIG_DECIMAL.fullmatch(text):
+        raise ValueError(f"Character array is not a valid decimal number: {text!r}")
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"Character array is not a valid decimal number: {text!r}") from None
+
+
+def parse_boolean(text: str) -> bool:
+    """``Boolean.parseBoolean``: true only for ``true`` in any case."""
+    return text.lower() == "true"
+
+
+def schemaless_type(value: Any) -> Type | None:
+    """``ConnectSchema.schemaType`` of a schemaless value's Java class (None: not a Connect
+    type, such as a ``BigDecimal`` or a ``java.util.Date``)."""
+    if isinstance(value, bool):
+        return Type.BOOLEAN
+    if isinstance(value, int):
+        return Type.INT64 if LONG_MIN <= value <= LONG_MAX else None
+    if isinstance(value, float):
+        return Type.FLOAT64
+    if isinstance(value, str):
+        return Type.STRING
+    if isinstance(value, bytes | bytearray | memoryview):
+        return Type.BYTES
+    if isinstance(value, list | tuple):
+        return Type.ARRAY
+    if isinstance(value, Mapping):
+        return Type.MAP
+    return None
+
+
+def java_class(value: Any, schema: ConnectSchema | None = None) -> str:
+    """The Java class name Kafka would report for a value (``Class.getName``)."""
+    if value is None:
+        return "null"
+    if schema is not None:
+        if schema.name in (DATE, TIME, TIMESTAMP):
+            return "java.util.Date"
+        if schema.name == DECIMAL:
+            return "java.math.BigDecimal"
+        return _CLASS_BY_TYPE[schema.type]
+    if isinstance(value, Decimal):
+        return "java.math.BigDecimal"
+    if isinstance(value, datetime | date | time):
+        return "java.util.Date"
+    kind = schemaless_type(value)
+    if kind is None:
+        return type(value).__name__
+    return _CLASS_BY_TYPE[kind]
