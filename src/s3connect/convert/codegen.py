@@ -1,7 +1,7 @@
 """Straight-line Python for the per-record value conversions of the sink's hot path.
 
 The compiled converters (JSON -> Connect in :mod:`s3connect.convert.json`, Connect -> Avro in
-:mod:`s3connect.formats.connect_avro`) are trees of small closures: correct, but several Python
+:mod:`s3connect.convert.avro_data`) are trees of small closures: correct, but several Python
 calls per field. For a schema, :func:`json_to_connect_fast` and :func:`connect_to_avro_fast`
 generate one function with the whole tree inlined (exact ``type(x) is ...`` checks, loops for
 arrays). It handles only the common, unremarkable case: on anything else (a subclass, a value of

@@ -30,7 +30,7 @@ from s3connect.connect.json_data import (
 )
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.codegen import json_to_connect_fast
-from s3connect.util.jackson import JSON_ESCAPES, dump
+from s3connect.util.jackson import dump
 
 __all__ = [
     "JsonConverter",
@@ -145,9 +145,6 @@ def _compile_payload(schema: ConnectSchema, replace: bool) -> Callable[[Any], An
 
 # ---------------------------------------------------------------------------------------------
 # Connect -> JSON (tree of JSON-able values, then Jackson-compatible text)
-
-
-JSON_ESCAPES.update({8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,25 +1,38 @@
-"""Avro object container files, as Confluent's AvroRecordWriterProvider (Avro DataFileWriter)."""
+"""Avro object container files: Confluent's AvroRecordWriterProvider (Avro DataFileWriter) and
+the source's reader of them.
+
+The writer schema is ``AvroData.fromConnectSchema`` of the value schema and the reader's Connect
+schema ``AvroData.toConnectSchema`` of the file's (:mod:`s3connect.convert.avro_data`).
+"""
 
 from __future__ import annotations
 
 import bz2
 import hashlib
 import io
+import json
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import fastavro
 import pyarrow as pa
 
 from s3connect.connect.records import SinkRecord
-from s3connect.formats.common import file_schema
-from s3connect.formats.connect_avro import avro_schema, avro_schema_json, compile_to_avro
+from s3connect.convert.avro_data import (
+    avro_schema,
+    avro_schema_json,
+    compile_to_avro,
+    connect_reader,
+)
+from s3connect.formats.base import FileRecords
+from s3connect.formats.common import file_schema, read_long, read_varint
 
-__all__ = ["AVRO_CODECS", "AvroFormat"]
+__all__ = ["AVRO_CODECS", "AvroFormat", "read_avro"]
 
 AVRO_CODECS = ("null", "deflate", "snappy", "bzip2")
 _MAGIC = b"Obj\x01"
+_SYNC_SIZE = 16
 _SYNC_INTERVAL = 64_000  # DataFileConstants.DEFAULT_SYNC_INTERVAL (4000 * 16)
 
 
@@ -113,7 +126,7 @@ class AvroFormat:
             sync_interval=_SYNC_INTERVAL,
             sync_marker=sync,
         )
-        for count, data in _plain_blocks(plain.getbuffer(), sync):
+        for count, data in _plain_blocks(plain, sync):
             self._write_block(out, data, count, sync)
 
     def _write_block(self, out: BinaryIO, block: bytes, count: int, sync: bytes) -> None:
@@ -123,42 +136,13 @@ class AvroFormat:
         out.write(sync)
 
 
-def _read_long(buf: memoryview, pos: int) -> tuple[int, int]:
-    """Avro's zig-zag varint at ``pos``: (value, next position)."""
-    shift = n = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        n |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return (n >> 1) ^ -(n & 1), pos
-        shift += 7
-
-
-def _plain_blocks(buf: memoryview, sync: bytes) -> Iterator[tuple[int, bytes]]:
+def _plain_blocks(fo: io.BytesIO, sync: bytes) -> Iterator[tuple[int, bytes]]:
     """(record count, block bytes) of each block of an uncompressed Avro container file."""
-    pos = 4  # magic
-    while True:  # the metadata map, in blocks
-        entries, pos = _read_long(buf, pos)
-        if entries == 0:
-            break
-        if entries < 0:
-            entries = -entries
-            _, pos = _read_long(buf, pos)
-        for _ in range(2 * entries):  # key, value
-            size, pos = _read_long(buf, pos)
-            pos += size
-    pos += len(sync)
-    end = len(buf)
-    while pos < end:
-        count, pos = _read_long(buf, pos)
-        size, pos = _read_long(buf, pos)
-        block = bytes(buf[pos : pos + size])
-        pos += size
-        if buf[pos : pos + len(sync)] != sync:
-            raise AssertionError("fastavro wrote an unexpected block layout")
-        pos += len(sync)
-        yield count, block
+    end = fo.seek(0, io.SEEK_END)
+    fo.seek(0)
+    if _header(fo)[1] != sync:
+        raise AssertionError("fastavro wrote an unexpected sync marker")
+    return _blocks(fo, sync, end)
 
 
 def _sync_marker(records: Sequence[SinkRecord]) -> bytes:
@@ -167,3 +151,86 @@ def _sync_marker(records: Sequence[SinkRecord]) -> bytes:
     first, last = records[0], records[-1]
     ident = f"{first.topic}\0{first.partition}\0{first.offset}\0{last.offset}\0{len(records)}"
     return hashlib.md5(ident.encode("utf-8"), usedforsecurity=False).digest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading (the source)
+
+
+def _header(fo: BinaryIO) -> tuple[dict[str, bytes], bytes]:
+    """The metadata map and sync marker of an Avro container file, ``fo`` left after them.
+
+    Raises:
+        ValueError: no Avro magic; EOFError: the header is cut short.
+    """
+    if fo.read(4) != _MAGIC:
+        raise ValueError("not an Avro object container file (no Obj\\x01 magic)")
+    meta: dict[str, bytes] = {}
+    while True:  # the metadata map, in blocks
+        entries = read_long(fo)
+        if entries == 0:
+            break
+        if entries < 0:
+            entries = -entries
+            read_long(fo)  # the block's size in bytes
+        for _ in range(entries):
+            key = fo.read(read_long(fo)).decode("utf-8")
+            meta[key] = fo.read(read_long(fo))
+    sync = fo.read(_SYNC_SIZE)
+    if len(sync) != _SYNC_SIZE:
+        raise EOFError("the Avro header ends before its sync marker")
+    return meta, sync
+
+
+def _blocks(fo: BinaryIO, sync: bytes, end: int) -> Iterator[tuple[int, bytes]]:
+    """(record count, stored bytes) of each data block from ``fo``'s position to ``end``.
+
+    Raises:
+        ValueError: a block is cut short or not followed by the file's sync marker.
+    """
+    while fo.tell() < end:
+        count = read_long(fo)
+        size = read_long(fo)
+        block = fo.read(size)
+        if len(block) != size or fo.read(_SYNC_SIZE) != sync:
+            raise ValueError("an Avro block is truncated or not followed by the sync marker")
+        yield count, block
+
+
+def _unsnappy(data: bytes) -> bytes:
+    """Avro's snappy codec: a raw snappy block then the big-endian CRC32 of the plain data."""
+    size = read_varint(io.BytesIO(data[:10]))  # snappy's preamble: the uncompressed length
+    raw = pa.decompress(data[:-4], decompressed_size=size, codec="snappy", asbytes=True)
+    if zlib.crc32(raw) != int.from_bytes(data[-4:], "big"):
+        raise ValueError("Avro snappy block CRC mismatch")
+    return bytes(raw)
+
+
+_DECOMPRESS: dict[str, Callable[[bytes], bytes]] = {
+    "null": bytes,
+    "deflate": lambda data: zlib.decompress(data, -zlib.MAX_WBITS),
+    "snappy": _unsnappy,
+    "bzip2": bz2.decompress,
+}
+
+
+def read_avro(data: bytes, extension: str, separator: bytes) -> FileRecords:
+    """The records of an Avro container file (any codec the sink writes): the Connect schema
+    ``AvroData.toConnectSchema`` makes of the file's schema, and the values as
+    ``AvroData.toConnectData`` makes them (``extension`` and ``separator`` are not used).
+
+    Raises:
+        ValueError: not an Avro file of a known codec, or a schema AvroData rejects.
+    """
+    fo = io.BytesIO(data)
+    meta, sync = _header(fo)
+    codec = meta.get("avro.codec", b"null").decode("utf-8")
+    decompress = _DECOMPRESS.get(codec)
+    if decompress is None:
+        raise ValueError(f"Avro codec {codec!r} is not supported (only {', '.join(_DECOMPRESS)})")
+    reader = connect_reader(json.loads(meta["avro.schema"]))
+    values: list[Any] = []
+    for count, block in _blocks(fo, sync, len(data)):
+        buffer = io.BytesIO(decompress(block))
+        values.extend(reader.read(buffer) for _ in range(count))
+    return FileRecords(reader.schema, values)

@@ -1,4 +1,4 @@
-"""Raw value bytes, as Confluent's ByteArrayRecordWriterProvider."""
+"""Raw value bytes: Confluent's ByteArrayRecordWriterProvider and the source's reader of them."""
 
 from __future__ import annotations
 
@@ -6,9 +6,20 @@ from collections.abc import Sequence
 from typing import BinaryIO
 
 from s3connect.connect.records import SinkRecord
-from s3connect.formats.common import check_compression, check_level, open_stream
+from s3connect.connect.schema import ConnectSchema, Type
+from s3connect.formats.base import FileRecords
+from s3connect.formats.common import (
+    check_compression,
+    check_level,
+    gunzip,
+    open_stream,
+    split_records,
+)
 
-__all__ = ["ByteArrayFormat"]
+__all__ = ["BYTES_SCHEMA", "ByteArrayFormat", "read_bytearray"]
+
+BYTES_SCHEMA = ConnectSchema(Type.BYTES, optional=True)
+"""The schema of ByteArray records (ByteArrayConverter's)."""
 
 
 class ByteArrayFormat:
@@ -55,3 +66,13 @@ class ByteArrayFormat:
                 )
             stream.write(data + self.separator)
         stream.close()
+
+
+def read_bytearray(data: bytes, extension: str, separator: bytes) -> FileRecords:
+    """The records of a ByteArray file (gzip-compressed when ``extension`` ends with ``.gz``):
+    the bytes between separators, each record ending with one.
+
+    Raises:
+        ValueError: the content does not end with the separator (a truncated object).
+    """
+    return FileRecords(BYTES_SCHEMA, split_records(gunzip(data, extension), separator))

@@ -1,7 +1,9 @@
-"""Shared pieces of the format writers: the record check and ``s3.compression.type`` streams."""
+"""Shared pieces of the formats: the record check and ``s3.compression.type`` streams for the
+writers; varints, gunzip and separator splitting for the readers."""
 
 from __future__ import annotations
 
+import gzip
 import zlib
 from collections.abc import Sequence
 from typing import BinaryIO
@@ -16,7 +18,11 @@ __all__ = [
     "check_compression",
     "check_level",
     "file_schema",
+    "gunzip",
     "open_stream",
+    "read_long",
+    "read_varint",
+    "split_records",
 ]
 
 COMPRESSIONS = ("none", "gzip")
@@ -106,3 +112,44 @@ class PlainStream:
 def open_stream(out: BinaryIO, compression: str, level: int) -> GzipStream | PlainStream:
     """Wrap ``out`` for ``s3.compression.type``, as S3OutputStream.wrapForCompression does."""
     return GzipStream(out, level) if compression == "gzip" else PlainStream(out)
+
+
+def read_varint(fo: BinaryIO) -> int:
+    """An unsigned base-128 varint (little-endian groups of 7 bits) read from ``fo``.
+
+    Raises:
+        EOFError: the stream ends inside the varint.
+    """
+    shift = n = 0
+    while True:
+        byte = fo.read(1)
+        if not byte:
+            raise EOFError("the stream ends inside a varint")
+        n |= (byte[0] & 0x7F) << shift
+        if not byte[0] & 0x80:
+            return n
+        shift += 7
+
+
+def read_long(fo: BinaryIO) -> int:
+    """An Avro long (a zig-zag varint) read from ``fo``."""
+    n = read_varint(fo)
+    return (n >> 1) ^ -(n & 1)
+
+
+def gunzip(data: bytes, extension: str) -> bytes:
+    """``data`` decompressed when ``extension`` ends with ``.gz`` (``s3.compression.type=gzip``)."""
+    return gzip.decompress(data) if extension.endswith(".gz") else data
+
+
+def split_records(data: bytes, separator: bytes) -> list[bytes]:
+    """Split content at ``separator``; every record ends with one.
+
+    Raises:
+        ValueError: the content does not end with the separator (a truncated object).
+    """
+    if not data:
+        return []
+    if not data.endswith(separator):
+        raise ValueError("The object does not end with the separator: it is truncated")
+    return data[: -len(separator)].split(separator)

@@ -1,9 +1,12 @@
-"""File formats: one writer per format, as Confluent's RecordWriterProvider.
+"""File formats by name: each format's writer (Confluent's RecordWriterProvider) and reader.
 
-Each format writes ONE complete file of the records' values to a binary stream::
+Each format writes ONE complete file of the records' values to a binary stream, and reads one
+object's bytes back into its records' schema and Connect values::
 
     fmt = make_format("parquet", codec="snappy")
     fmt.write(records, out)   # out: BinaryIO; fmt.extension == ".snappy.parquet"
+    file = read_file("parquet", data, ".snappy.parquet")
+    file.schema, file.values  # ConnectSchema | None, list of Connect values
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from s3connect.formats.avro import AvroFormat
-from s3connect.formats.base import Format
-from s3connect.formats.bytearray import ByteArrayFormat
-from s3connect.formats.json import JsonFormat
-from s3connect.formats.parquet import ParquetFormat
+import pyarrow as pa
+
+from s3connect.formats.avro import AvroFormat, read_avro
+from s3connect.formats.base import FileRecords, Format
+from s3connect.formats.bytearray import ByteArrayFormat, read_bytearray
+from s3connect.formats.json import JsonFormat, read_json
+from s3connect.formats.parquet import ParquetFormat, read_parquet
 
 __all__ = [
     "AvroFormat",
@@ -24,8 +29,17 @@ __all__ = [
     "ParquetFormat",
     "format_names",
     "make_format",
+    "read_file",
     "register_format",
 ]
+
+_READERS: dict[str, Callable[[bytes, str, bytes], FileRecords]] = {
+    "avro": read_avro,
+    "parquet": read_parquet,
+    "json": read_json,
+    "bytearray": read_bytearray,
+}
+_READ_ERRORS = (ValueError, KeyError, EOFError, OSError, IndexError, pa.ArrowException)
 
 
 _REGISTRY: dict[str, Callable[..., Format]] = {}
@@ -65,3 +79,16 @@ register_format("avro", AvroFormat)
 register_format("json", JsonFormat)
 register_format("parquet", ParquetFormat)
 register_format("bytearray", ByteArrayFormat)
+
+
+def read_file(fmt: str, data: bytes, extension: str, separator: bytes = b"\n") -> FileRecords:
+    """Decode one object of format ``fmt`` (``avro``, ``parquet``, ``json``, ``bytearray``);
+    ``extension`` tells ``.gz`` compression, ``separator`` splits ByteArray records.
+
+    Raises:
+        ValueError: the object is not a valid file of that format.
+    """
+    try:
+        return _READERS[fmt](data, extension, separator)
+    except _READ_ERRORS as exc:
+        raise ValueError(f"cannot read it as {fmt}: {type(exc).__name__}: {exc}") from exc

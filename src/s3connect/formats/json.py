@@ -1,4 +1,4 @@
-"""JSON lines files, as Confluent's JsonRecordWriterProvider."""
+"""JSON lines files: Confluent's JsonRecordWriterProvider and the source's reader of them."""
 
 from __future__ import annotations
 
@@ -9,9 +9,17 @@ from s3connect.connect.json_data import dumps_json
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import Type
 from s3connect.convert.json import JsonConverter
-from s3connect.formats.common import check_compression, check_level, file_schema, open_stream
+from s3connect.formats.base import FileRecords
+from s3connect.formats.common import (
+    check_compression,
+    check_level,
+    file_schema,
+    gunzip,
+    open_stream,
+    split_records,
+)
 
-__all__ = ["JsonFormat"]
+__all__ = ["JsonFormat", "read_json"]
 
 _LINE_SEPARATOR = b"\n"  # System.lineSeparator() on the Linux workers Confluent runs on
 
@@ -54,3 +62,16 @@ class JsonFormat:
                 line = dumps_json(record.value, schema).encode("utf-8")
             stream.write(line + _LINE_SEPARATOR)
         stream.close()
+
+
+def read_json(data: bytes, extension: str, separator: bytes) -> FileRecords:
+    """The records of a JSON lines file (gzip-compressed when ``extension`` ends with ``.gz``),
+    schemaless, as JsonConverter with ``schemas.enable=false`` reads them (``separator`` is not
+    used: lines end with ``"\\n"``).
+
+    Raises:
+        ValueError: a line is not JSON, or the file does not end with a line separator.
+    """
+    converter = JsonConverter(schemas_enable=False)
+    lines = split_records(gunzip(data, extension), _LINE_SEPARATOR)
+    return FileRecords(None, [converter.to_connect("", line)[0] for line in lines])

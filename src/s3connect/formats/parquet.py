@@ -1,7 +1,14 @@
-"""Parquet files, as Confluent's ParquetRecordWriterProvider (parquet-avro over AvroData)."""
+"""Parquet files: Confluent's ParquetRecordWriterProvider (parquet-avro over AvroData) and the
+source's reader of them.
+
+Columns come from :mod:`s3connect.formats.arrow`; the footer keeps AvroData's Avro schema
+(``parquet.avro.schema``), from which the reader takes the Connect schema as
+``AvroData.toConnectSchema`` makes it.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, BinaryIO
 
@@ -10,10 +17,12 @@ import pyarrow.parquet as pq
 
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
+from s3connect.convert.avro_data import avro_schema_json, to_connect_schema
+from s3connect.formats.arrow import arrow_schema, from_arrow_value, to_arrow_value
+from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema
-from s3connect.formats.connect_avro import arrow_schema, avro_schema_json, to_arrow_value
 
-__all__ = ["PARQUET_CODECS", "ParquetFormat"]
+__all__ = ["PARQUET_CODECS", "ParquetFormat", "read_parquet"]
 
 # parquet.codec -> (pyarrow compression, CompressionCodecName.getExtension()).
 # "lz4": Arrow writes the LZ4 codec with Hadoop framing, which parquet-mr reads. There is no
@@ -89,3 +98,22 @@ class ParquetFormat:
         if record.value is None:
             raise ValueError(f"Parquet cannot write a null value (offset {record.offset})")
         return to_arrow_value(schema, record.value)
+
+
+def read_parquet(data: bytes, extension: str, separator: bytes) -> FileRecords:
+    """The records of a Parquet file the sink wrote (any codec pyarrow reads): the Connect schema
+    of its ``parquet.avro.schema`` footer key and the rows as Connect values (``extension`` and
+    ``separator`` are not used).
+
+    Raises:
+        ValueError: not a Parquet file, or one without the Avro schema (not a sink file).
+    """
+    # ParquetFile over a buffer: pq.read_table crashes this interpreter at exit.
+    parquet = pq.ParquetFile(pa.BufferReader(data))
+    metadata = parquet.schema_arrow.metadata or {}
+    avro = metadata.get(b"parquet.avro.schema")
+    if avro is None:
+        raise ValueError("Parquet object has no parquet.avro.schema footer key (not a sink file)")
+    schema = to_connect_schema(json.loads(avro))
+    rows = parquet.read().to_pylist()
+    return FileRecords(schema, [from_arrow_value(schema, row) for row in rows])

@@ -40,7 +40,8 @@ from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.convert.base import Serializer
 from s3connect.convert.factory import make_serializer
 from s3connect.errors import SourceObjectError
-from s3connect.formats.readers import FileRecords, read_file
+from s3connect.formats.base import FileRecords
+from s3connect.formats.factory import read_file
 from s3connect.formats.views import unwrap_headers, unwrap_keys
 from s3connect.storage.base import Storage
 from s3connect.storage.factory import make_storage
@@ -106,13 +107,13 @@ class Listing:
 
 def value_extensions(config: SourceConfig) -> tuple[str, ...]:
     """The extensions a value object of the configured format may end with."""
-    if config.format == "avro":
+    if config.format.name == "avro":
         return (".avro",)
-    if config.format == "json":
+    if config.format.name == "json":
         return (".json", ".json.gz")
-    if config.format == "parquet":
+    if config.format.name == "parquet":
         return tuple(f"{codec}.parquet" for codec in _PARQUET_CODEC_EXTENSIONS)
-    ext = config.format_bytearray_extension
+    ext = config.format.bytearray_extension
     return (ext, ext + ".gz")
 
 
@@ -127,7 +128,7 @@ def handle(config: SourceConfig, message: str, key: str) -> None:
 
 def _classify(key: str, config: SourceConfig, listing: Listing) -> SourceObject | str | None:
     """A value object, a companion key (str), or None (ignored or skipped)."""
-    filename = key.rpartition(config.directory_delim)[2]
+    filename = key.rpartition(config.layout.directory_delim)[2]
     companion = _COMPANION.search(filename)
     suffixes = value_extensions(config)
     if companion is None and not filename.endswith(suffixes):
@@ -135,9 +136,9 @@ def _classify(key: str, config: SourceConfig, listing: Listing) -> SourceObject 
     try:
         parsed = parse_object_key(
             key,
-            topics_dir=config.topics_dir,
-            directory_delim=config.directory_delim,
-            file_delim=config.file_delim,
+            topics_dir=config.layout.topics_dir,
+            directory_delim=config.layout.directory_delim,
+            file_delim=config.layout.file_delim,
         )
     except ValueError as exc:
         if companion is not None:
@@ -173,7 +174,11 @@ def list_objects(storage: Storage, config: SourceConfig) -> Listing:
     Raises:
         SourceObjectError: a badly named object with ``behavior.on.error=fail``.
     """
-    prefix = config.topics_dir + config.directory_delim if config.topics_dir.strip() else ""
+    prefix = (
+        config.layout.topics_dir + config.layout.directory_delim
+        if config.layout.topics_dir.strip()
+        else ""
+    )
     listing = Listing()
     found: list[SourceObject] = []
     companions: dict[tuple[str, str], str] = {}
@@ -195,9 +200,9 @@ def list_objects(storage: Storage, config: SourceConfig) -> Listing:
             continue
         parsed = parse_object_key(
             key,
-            topics_dir=config.topics_dir,
-            directory_delim=config.directory_delim,
-            file_delim=config.file_delim,
+            topics_dir=config.layout.topics_dir,
+            directory_delim=config.layout.directory_delim,
+            file_delim=config.layout.file_delim,
         )
         obj = SourceObject(
             key=key,
@@ -276,6 +281,7 @@ def read_object(
     """
     serialize = serializer or value_serializer(config)
     serialize_key = key_serializer or key_serializer_for(config)
+    value_format = config.format.name
     keys: list[Any] | None = None
     key_schema: ConnectSchema | None = None
     headers: list[tuple[tuple[str, bytes | None], ...]] | None = None
@@ -291,10 +297,10 @@ def read_object(
             file = FileRecords(None, [None] * len(keys))
         else:
             file = read_file(
-                config.format,
+                value_format,
                 storage.read(obj.key),
                 obj.extension,
-                config.format_bytearray_separator.encode("utf-8"),
+                config.format.bytearray_separator.encode("utf-8"),
             )
     except (ValueError, KeyError, TypeError) as exc:
         handle(config, str(exc), obj.key)
@@ -308,11 +314,11 @@ def read_object(
                 obj.key,
             )
             return
-    if bound is not None and count > bound and config.format == "bytearray" and not obj.tombstones:
+    if bound is not None and count > bound and value_format == "bytearray" and not obj.tombstones:
         handle(
             config,
             f"ByteArray object splits into {count} records at separator "
-            f"{config.format_bytearray_separator!r} but can hold at most {bound} (from its "
+            f"{config.format.bytearray_separator!r} but can hold at most {bound} (from its "
             "start offset and the next object's, or flush.size): some records contain the "
             "separator and cannot be told apart",
             obj.key,
@@ -340,14 +346,14 @@ def read_object(
 def key_serializer_for(config: SourceConfig) -> Serializer:
     """The configured ``key.converter``'s serializer."""
     return make_serializer(
-        config.key_converter, schemas_enable=config.key_converter_schemas_enable, is_key=True
+        config.converters.key, schemas_enable=config.converters.key_schemas_enable, is_key=True
     )
 
 
 def value_serializer(config: SourceConfig) -> Serializer:
     """The configured ``value.converter``'s serializer."""
     return make_serializer(
-        config.value_converter,
-        schemas_enable=config.value_converter_schemas_enable,
-        decimal_format=config.value_converter_decimal_format,
+        config.converters.value,
+        schemas_enable=config.converters.value_schemas_enable,
+        decimal_format=config.converters.value_decimal_format,
     )

@@ -14,6 +14,7 @@ class Float32(float):
 
 
 JSON_ESCAPES = {i: f"\\u{i:04X}" for i in range(32)}
+JSON_ESCAPES.update({8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"})
 
 
 def _java_float(value: float, single: bool) -> str:

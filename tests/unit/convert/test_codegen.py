@@ -16,8 +16,8 @@ import pytest
 
 from s3connect.connect.json_data import json_to_connect, parse_json_schema
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
+from s3connect.convert.avro_data import compile_to_avro, to_avro_value
 from s3connect.convert.json import _ENVELOPE_ERROR, JsonConverter
-from s3connect.formats.connect_avro import compile_to_avro, to_avro_value
 
 _PRIMITIVES = ["int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes"]
 _DEFAULTS = {"int32": 7, "string": "dflt", "boolean": True, "double": 1.5}

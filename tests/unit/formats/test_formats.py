@@ -19,9 +19,9 @@ import pytest
 
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.convert.avro_data import avro_schema_json
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.base import Format
-from s3connect.formats.connect_avro import avro_schema_json
 from s3connect.formats.factory import (
     AvroFormat,
     ByteArrayFormat,

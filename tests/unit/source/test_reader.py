@@ -16,8 +16,7 @@ from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.convert.json import JsonConverter
 from s3connect.errors import SourceObjectError
-from s3connect.formats.factory import make_format
-from s3connect.formats.readers import read_file
+from s3connect.formats.factory import make_format, read_file
 from s3connect.source.reader import SourceObject, list_objects, read_object
 from s3connect.storage.local import LocalStorage
 from s3connect.storage.naming import object_key
@@ -158,10 +157,15 @@ RICH = ConnectSchema(
         Field("flag", ConnectSchema(Type.BOOLEAN)),
         Field("text", ConnectSchema(Type.STRING, optional=True, default="dflt")),
         Field("raw", ConnectSchema(Type.BYTES)),
-        Field("price", ConnectSchema(Type.BYTES, name=DECIMAL, parameters={"scale": "2"})),
-        Field("day", ConnectSchema(Type.INT32, name=DATE)),
-        Field("at", ConnectSchema(Type.INT32, name=TIME)),
-        Field("ts", ConnectSchema(Type.INT64, name=TIMESTAMP)),
+        # Kafka's Decimal.schema(2), Date.SCHEMA, Time.SCHEMA, Timestamp.SCHEMA: version 1, which
+        # AvroData.toConnectSchema gives these logical types whether the file says so or not.
+        Field(
+            "price",
+            ConnectSchema(Type.BYTES, name=DECIMAL, version=1, parameters={"scale": "2"}),
+        ),
+        Field("day", ConnectSchema(Type.INT32, name=DATE, version=1)),
+        Field("at", ConnectSchema(Type.INT32, name=TIME, version=1)),
+        Field("ts", ConnectSchema(Type.INT64, name=TIMESTAMP, version=1)),
         Field("tags", ConnectSchema(Type.ARRAY, value_schema=ConnectSchema(Type.STRING))),
         Field(
             "counts",

@@ -6,8 +6,10 @@ resulting Connect schemas (AvroData.fromConnectSchema round trip)."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import json
+import random
 import struct
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -20,9 +22,11 @@ from confluent_kafka.schema_registry.error import SchemaRegistryError as ClientE
 from google.protobuf import message_factory
 
 from s3connect.config.sink import SinkConfig
+from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import DATE, DECIMAL, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.convert.avro_data import AVRO_UNION, avro_schema, avro_schema_json, to_avro_value
+from s3connect.convert.avro_data import to_connect_schema as avro_to_connect_schema
 from s3connect.convert.factory import make_converter
-from s3connect.convert.registry.avro import AVRO_UNION, avro_to_connect_schema
 from s3connect.convert.registry.client import (
     Registry,
     RegistrySettings,
@@ -41,7 +45,9 @@ from s3connect.convert.registry.protobuf import (
     protobuf_to_connect_schema,
 )
 from s3connect.errors import ConfigError, SchemaRegistryError
-from s3connect.formats.connect_avro import avro_schema_json, to_avro_value
+from s3connect.formats.avro import AvroFormat
+from s3connect.formats.factory import read_file
+from tests.unit.convert.random_connect import Names, loosen, random_struct, random_value
 
 # ---------------------------------------------------------------------------------------------
 # An in-memory registry client (the subset the converters call)
@@ -286,8 +292,15 @@ def test_avro_connect_metadata_wins_and_errors() -> None:
     assert avro_to_connect_schema({"type": "int", "logicalType": "date"}, version=1) == (
         ConnectSchema(Type.INT32, name=DATE, version=1)
     )
-    with pytest.raises(ValueError, match="scale must be specified"):
-        avro_to_connect_schema({"type": "bytes", "logicalType": "decimal", "precision": 4})
+    # No scale: 0 (AvroData since DGS-2937; AvroDataTest.testToConnectDecimalAvroDefaultScale).
+    assert avro_to_connect_schema({"type": "bytes", "logicalType": "decimal", "precision": 4}) == (
+        ConnectSchema(
+            Type.BYTES,
+            name=DECIMAL,
+            version=1,
+            parameters={"scale": "0", "connect.decimal.precision": "4"},
+        )
+    )
     with pytest.raises(ValueError, match="Standalone null"):
         avro_to_connect_schema("null")
     with pytest.raises(ValueError, match="recursive"):
@@ -358,6 +371,26 @@ def test_avro_converter_decodes_caches_and_splits_errors() -> None:
     # Registered under another subject only: not this topic's schema (no version).
     with pytest.raises(ValueError, match="not registered under subject other-value"):
         conv.to_connect("other", framed(7, avro_bytes(schema, datum)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_avro_converter_and_source_read_sink_schemas_alike(seed: int) -> None:
+    """The Schema Registry converter and the S3 source's Avro reader give the same Connect
+    schema and values for what the sink writes: both are convert/avro_data (two mappings
+    disagreed on logical-type versions and nested ConnectDefault names)."""
+    rng = random.Random(seed)
+    for i in range(60):
+        schema = dataclasses.replace(loosen(rng, random_struct(rng, Names(), 0)), version=5)
+        value = random_value(rng, schema)
+        client = FakeClient()
+        client.add(1, avro_schema_json(schema), "AVRO", "t-value", 5)
+        conv = make_converter("avro", registry=registry(client))
+        framed_value = framed(1, avro_bytes(avro_schema(schema), to_avro_value(schema, value)))
+        record = SinkRecord("t", 0, i, None, None, value, None, schema)
+        out = io.BytesIO()
+        AvroFormat().write([record], out)
+        file = read_file("avro", out.getvalue(), ".avro")
+        assert conv.to_connect("t", framed_value) == (file.values[0], file.schema)
 
 
 def test_registry_outage_is_retried_then_fails_naming_the_registry_not_the_credentials() -> None:
@@ -647,9 +680,9 @@ def test_config_registry_converters() -> None:
         "errors.retry.timeout": "30000",
         "errors.retry.delay.max.ms": "2000",
     })  # fmt: skip
-    assert (c.key_converter, c.value_converter) == ("protobuf", "jsonschema")
-    assert c.key_converter_registry == RegistrySettings("https://ann:pw@sr:8081")
-    assert (c.errors_retry_timeout_ms, c.errors_retry_delay_max_ms) == (30000, 2000)
+    assert (c.converters.key, c.converters.value) == ("protobuf", "jsonschema")
+    assert c.registry.key == RegistrySettings("https://ann:pw@sr:8081")
+    assert (c.errors.retry_timeout_ms, c.errors.retry_delay_max_ms) == (30000, 2000)
     shown = c.describe()
     assert shown["value.converter"] == "io.confluent.connect.json.JsonSchemaConverter"
     assert shown["value.converter.basic.auth.user.info"] == "[hidden]"
@@ -683,7 +716,7 @@ def test_config_registry_problems_name_the_keys() -> None:
         **MINIMAL, "input.data.format": "protobuf",
         "value.converter.schema.registry.url": "http://sr:8081",
     })  # fmt: skip
-    assert c.value_converter == "protobuf"
+    assert c.converters.value == "protobuf"
     assert c.describe()["value.converter"] == "io.confluent.connect.protobuf.ProtobufConverter"
 
 

@@ -1,0 +1,144 @@
+"""Connect schemas and values as Arrow, for Parquet: the Avro schema as parquet-avro maps it.
+
+Confluent's ParquetRecordWriterProvider writes AvroData's Avro schema through parquet-avro; here
+the same Connect schema becomes Arrow columns directly: int8/int16 as int32, optional as
+nullable, Timestamp as timestamp[ms, UTC], Date as date32, Time as time32[ms], Decimal as
+decimal(precision, scale), fixed bytes as fixed_size_binary, lists with ``element`` items, maps
+with non-string keys as lists of ``{key, value}`` structs, union structs as structs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+import pyarrow as pa
+
+from s3connect.connect.logical import decimal_scale, decimal_unscaled
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.convert.avro_data import (
+    FIXED_SIZE,
+    decimal_precision,
+    is_fixed,
+    resolve_null,
+    to_avro_value,
+)
+
+__all__ = ["arrow_schema", "from_arrow_value", "to_arrow_value"]
+
+_SIMPLE = {
+    Type.INT8: pa.int32(),
+    Type.INT16: pa.int32(),
+    Type.INT32: pa.int32(),
+    Type.INT64: pa.int64(),
+    Type.FLOAT32: pa.float32(),
+    Type.FLOAT64: pa.float64(),
+    Type.BOOLEAN: pa.bool_(),
+    Type.STRING: pa.string(),
+    Type.BYTES: pa.binary(),
+}
+
+
+def _arrow_type(schema: ConnectSchema) -> pa.DataType:
+    name, t = schema.name, schema.type
+    if name == DECIMAL:
+        precision, scale = decimal_precision(schema), decimal_scale(schema)
+        return (
+            pa.decimal128(precision, scale) if precision <= 38 else pa.decimal256(precision, scale)
+        )
+    if name == DATE:
+        return pa.date32()
+    if name == TIME:
+        return pa.time32("ms")
+    if name == TIMESTAMP:
+        return pa.timestamp("ms", tz="UTC")
+    if is_fixed(schema):
+        return pa.binary(int(schema.parameters[FIXED_SIZE]))
+    if t in _SIMPLE:
+        return _SIMPLE[t]
+    if t is Type.ARRAY:
+        assert schema.value_schema is not None
+        return pa.list_(_arrow_field("element", schema.value_schema))
+    if t is Type.MAP:
+        key, value = schema.key_schema, schema.value_schema
+        assert key is not None and value is not None
+        if key.type is Type.STRING and not key.optional:
+            return pa.map_(pa.string(), _arrow_field("value", value))
+        entry = pa.struct([_arrow_field("key", key), _arrow_field("value", value)])
+        return pa.list_(pa.field("element", entry, nullable=False))
+    return pa.struct([_arrow_field(f.name, f.schema) for f in schema.fields])
+
+
+def _arrow_field(name: str, schema: ConnectSchema) -> pa.Field:
+    return pa.field(name, _arrow_type(schema), nullable=schema.optional)
+
+
+def arrow_schema(schema: ConnectSchema) -> pa.Schema:
+    """The Arrow schema of a Connect struct schema (one column per field).
+
+    Raises:
+        ValueError: the schema is not a struct (Parquet rows must be records).
+    """
+    if schema.type is not Type.STRUCT:
+        raise ValueError(
+            f"Parquet needs a STRUCT value schema, got {schema.type.name}: Confluent's "
+            "ParquetRecordWriterProvider writes only Avro records"
+        )
+    return pa.schema([_arrow_field(f.name, f.schema) for f in schema.fields])
+
+
+def to_arrow_value(schema: ConnectSchema, value: Any) -> Any:
+    """A Connect value as a Python value ``pyarrow`` accepts for :func:`arrow_schema`'s type.
+
+    Raises:
+        ValueError: the value does not match the schema (as ``AvroData.fromConnectData``).
+    """
+    if value is None:
+        value = resolve_null(schema)
+        if value is None:
+            return None
+    name, t = schema.name, schema.type
+    if name == DECIMAL:
+        unscaled = decimal_unscaled(schema, value)
+        return Decimal(unscaled).scaleb(-decimal_scale(schema))
+    if name in (DATE, TIME, TIMESTAMP) or t not in (Type.ARRAY, Type.MAP, Type.STRUCT):
+        return to_avro_value(schema, value)
+    if t is Type.ARRAY:
+        assert schema.value_schema is not None
+        return [to_arrow_value(schema.value_schema, v) for v in value]
+    if t is Type.MAP:
+        key, item = schema.key_schema, schema.value_schema
+        assert key is not None and item is not None
+        pairs = [(to_arrow_value(key, k), to_arrow_value(item, v)) for k, v in value.items()]
+        if key.type is Type.STRING and not key.optional:
+            return pairs
+        return [{"key": k, "value": v} for k, v in pairs]
+    if not isinstance(value, Mapping):
+        raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
+    return {f.name: to_arrow_value(f.schema, value.get(f.name)) for f in schema.fields}
+
+
+def from_arrow_value(schema: ConnectSchema, value: Any) -> Any:
+    """A value of ``pyarrow``'s ``to_pylist()`` as the Connect value for ``schema``.
+
+    Logical types arrive decoded (datetime, date, time, Decimal); this rebuilds maps (Arrow's
+    key/value tuples or ``{key, value}`` structs) and struct dicts.
+    """
+    if value is None:
+        return None
+    t = schema.type
+    if t is Type.STRUCT:
+        return {f.name: from_arrow_value(f.schema, value.get(f.name)) for f in schema.fields}
+    if t is Type.ARRAY:
+        assert schema.value_schema is not None
+        return [from_arrow_value(schema.value_schema, v) for v in value]
+    if t is Type.MAP:
+        key, item = schema.key_schema, schema.value_schema
+        assert key is not None and item is not None
+        out: dict[Any, Any] = {}
+        for pair in value:
+            k, v = (pair["key"], pair["value"]) if isinstance(pair, Mapping) else pair
+            out[from_arrow_value(key, k)] = from_arrow_value(item, v)
+        return out
+    return value
