@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _load(kind: Any, args: argparse.Namespace) -> Any:
     """The validated config of ``kind`` (SinkConfig or SourceConfig), printed; None if invalid."""
-    from s3connect.config.sink import load_config_file
+    from s3connect.config.parsing import load_config_file
 
     try:
         config = kind.from_mapping(load_config_file(args.config), overrides=args.set)

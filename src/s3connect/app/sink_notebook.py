@@ -134,11 +134,11 @@ def show_sink_result(
     from s3connect.spark.commit_log import is_table_path
 
     queries: list[tuple[str, str]] = []
-    if config.commit_log_table:
-        queries.append((config.commit_log_table, "committed_at DESC, object_key"))
+    if config.streaming.commit_log_table:
+        queries.append((config.streaming.commit_log_table, "committed_at DESC, object_key"))
     dead_letters: int = getattr(summary, "dead_letters", 0)
-    if config.dlq_table and dead_letters:
-        queries.append((config.dlq_table, "failed_at DESC, topic, partition, offset"))
+    if config.errors.dlq_table and dead_letters:
+        queries.append((config.errors.dlq_table, "failed_at DESC, topic, partition, offset"))
     for table, order in queries:
         source = f"delta.`{table}`" if is_table_path(table) else table
         latest = spark.sql(f"SELECT * FROM {source} ORDER BY {order} LIMIT 20")

@@ -112,7 +112,7 @@ def widget_overrides(widgets: Widgets, spec: Sequence[WidgetSpec], skip: str) ->
 def whole_config(text: str) -> dict[str, str]:
     """The whole-config widget ``connector.config``: JSON text, or locally a path to a
     ``.json``/``.properties`` file; blank is an empty config."""
-    from s3connect.config.sink import load_config_file, parse_config_text
+    from s3connect.config.parsing import load_config_file, parse_config_text
 
     text = text.strip()
     if not text:

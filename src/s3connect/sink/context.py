@@ -10,7 +10,8 @@ import hashlib
 from collections.abc import Callable
 from functools import partial
 
-from s3connect.config.sink import SINK_CONVERTER_CLASSES, SinkConfig
+from s3connect.config.converters import SINK_CONVERTER_CLASSES
+from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.base import Converter
@@ -53,39 +54,47 @@ __all__ = [
 
 def build_format(config: SinkConfig, fmt: str | None = None) -> Format:
     """The file format of ``format.class`` (or ``fmt``) with its codec options."""
-    match fmt or config.format:
+    match fmt or config.format.name:
         case "avro":
-            return make_format("avro", codec=config.avro_codec)
+            return make_format("avro", codec=config.format.avro_codec)
         case "parquet":
-            return make_format("parquet", codec=config.parquet_codec)
+            return make_format("parquet", codec=config.format.parquet_codec)
         case "json":
             return make_format(
                 "json",
-                compression=config.s3_compression_type,
-                level=config.s3_compression_level,
-                decimal_format=config.json_decimal_format,
+                compression=config.format.compression_type,
+                level=config.format.compression_level,
+                decimal_format=config.format.json_decimal_format,
             )
         case "bytearray":
             return make_format(
                 "bytearray",
-                extension=config.format_bytearray_extension,
-                separator=config.format_bytearray_separator,
-                compression=config.s3_compression_type,
-                level=config.s3_compression_level,
+                extension=config.format.bytearray_extension,
+                separator=config.format.bytearray_separator,
+                compression=config.format.compression_type,
+                level=config.format.compression_level,
             )
-    raise AssertionError(fmt or config.format)
+    raise AssertionError(fmt or config.format.name)
 
 
 def build_view_formats(config: SinkConfig) -> tuple[ViewFormat | None, ViewFormat | None]:
     """The keys and headers file formats (``store.kafka.keys`` / ``store.kafka.headers``)."""
     keys = (
-        ViewFormat(build_format(config, config.keys_format), "keys", config.keys_format)
-        if config.store_kafka_keys
+        ViewFormat(
+            build_format(config, config.keys_headers.keys_format),
+            "keys",
+            config.keys_headers.keys_format,
+        )
+        if config.keys_headers.store_kafka_keys
         else None
     )
     headers = (
-        ViewFormat(build_format(config, config.headers_format), "headers", config.headers_format)
-        if config.store_kafka_headers
+        ViewFormat(
+            build_format(config, config.keys_headers.headers_format),
+            "headers",
+            config.keys_headers.headers_format,
+        )
+        if config.keys_headers.store_kafka_headers
         else None
     )
     return keys, headers
@@ -93,39 +102,45 @@ def build_view_formats(config: SinkConfig) -> tuple[ViewFormat | None, ViewForma
 
 def build_extractor(config: SinkConfig) -> TimestampExtractor:
     """The ``timestamp.extractor`` of a time-based partitioner."""
-    match config.timestamp_extractor:
+    match config.partitioner.timestamp_extractor:
         case "Record":
             return RecordTimestampExtractor()
         case "RecordField":
-            return RecordFieldTimestampExtractor(config.timestamp_field)
+            return RecordFieldTimestampExtractor(config.partitioner.timestamp_field)
     return WallclockTimestampExtractor()
 
 
 def build_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
     """The ``partitioner.class`` and, for time-based ones, its timestamp extractor."""
-    delim = config.directory_delim
-    match config.partitioner:
+    delim = config.layout.directory_delim
+    match config.partitioner.name:
         case "field":
-            return FieldPartitioner(config.partition_field_name, directory_delim=delim), None
+            return FieldPartitioner(config.partitioner.field_names, directory_delim=delim), None
         case "time":
             extractor = build_extractor(config)
             return TimeBasedPartitioner(
-                config.path_format,
-                config.partition_duration_ms,
-                config.locale,
-                config.timezone,
+                config.partitioner.path_format,
+                config.partitioner.duration_ms,
+                config.partitioner.locale,
+                config.partitioner.timezone,
                 extractor,
                 directory_delim=delim,
             ), extractor
         case "daily":
             extractor = build_extractor(config)
             return DailyPartitioner(
-                config.locale, config.timezone, extractor, directory_delim=delim
+                config.partitioner.locale,
+                config.partitioner.timezone,
+                extractor,
+                directory_delim=delim,
             ), extractor
         case "hourly":
             extractor = build_extractor(config)
             return HourlyPartitioner(
-                config.locale, config.timezone, extractor, directory_delim=delim
+                config.partitioner.locale,
+                config.partitioner.timezone,
+                extractor,
+                directory_delim=delim,
             ), extractor
     return DefaultPartitioner(directory_delim=delim), None
 
@@ -134,22 +149,22 @@ def build_storage(config: SinkConfig) -> Storage:
     """S3 (or a ``file://`` folder) with the connector's S3 options."""
     return make_storage(
         S3Settings(
-            bucket=config.s3_bucket_name,
-            region=config.s3_region,
-            endpoint_url=config.store_url,
-            path_style=config.s3_path_style_access,
-            access_key_id=config.aws_access_key_id,
-            secret_access_key=config.aws_secret_access_key,
-            part_size=config.s3_part_size,
-            part_retries=config.s3_part_retries,
-            retry_backoff_ms=config.s3_retry_backoff_ms,
-            sse_algorithm=config.s3_ssea_name,
-            sse_kms_key_id=config.s3_sse_kms_key_id,
-            sse_customer_key=config.s3_sse_customer_key,
-            acl=config.s3_acl_canned,
-            object_tagging=config.s3_object_tagging,
-            extra_tags=config.s3_object_tagging_extra,
-            fail_on_tagging_error=config.s3_object_behavior_on_tagging_error == "fail",
+            bucket=config.s3.bucket_name,
+            region=config.s3.region,
+            endpoint_url=config.s3.store_url,
+            path_style=config.s3.path_style_access,
+            access_key_id=config.s3.access_key_id,
+            secret_access_key=config.s3.secret_access_key,
+            part_size=config.s3.part_size,
+            part_retries=config.s3.part_retries,
+            retry_backoff_ms=config.s3.retry_backoff_ms,
+            sse_algorithm=config.s3.ssea_name,
+            sse_kms_key_id=config.s3.sse_kms_key_id,
+            sse_customer_key=config.s3.sse_customer_key,
+            acl=config.s3.acl_canned,
+            object_tagging=config.s3.object_tagging,
+            extra_tags=config.s3.object_tagging_extra,
+            fail_on_tagging_error=config.s3.object_behavior_on_tagging_error == "fail",
             assume_role=_assume_role(config),
         )
     )
@@ -157,15 +172,15 @@ def build_storage(config: SinkConfig) -> Storage:
 
 def _assume_role(config: SinkConfig) -> AssumeRole | None:
     """``AwsAssumeRoleCredentialsProvider``'s settings, when it is the credentials provider."""
-    if config.s3_credentials_provider != "assume_role":
+    if config.s3.credentials_provider != "assume_role":
         return None
-    assert config.sts_role_arn is not None and config.sts_role_session_name is not None
+    assert config.s3.sts_role_arn is not None and config.s3.sts_role_session_name is not None
     return AssumeRole(
-        role_arn=config.sts_role_arn,
-        session_name=config.sts_role_session_name,
-        external_id=config.sts_role_external_id,
-        region=config.sts_region,
-        endpoint_url=config.sts_endpoint_url,
+        role_arn=config.s3.sts_role_arn,
+        session_name=config.s3.sts_role_session_name,
+        external_id=config.s3.sts_role_external_id,
+        region=config.s3.sts_region,
+        endpoint_url=config.s3.sts_endpoint_url,
     )
 
 
@@ -200,18 +215,20 @@ def schema_key(record: SinkRecord) -> SchemaKey:
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
     """The key or value converter; a Schema Registry one gets its registry and the retries of
     ``errors.retry.timeout`` / ``errors.retry.delay.max.ms``."""
-    name = config.key_converter if is_key else config.value_converter
-    registry = config.key_converter_registry if is_key else config.value_converter_registry
+    name = config.converters.key if is_key else config.converters.value
+    registry = config.registry.key if is_key else config.registry.value
     if registry is not None:
-        retry = RetryPolicy(config.errors_retry_timeout_ms, config.errors_retry_delay_max_ms)
+        retry = RetryPolicy(config.errors.retry_timeout_ms, config.errors.retry_delay_max_ms)
         return make_converter(name, registry=Registry(registry, retry), is_key=is_key)
     if is_key:
-        return make_converter(name, schemas_enable=config.key_converter_schemas_enable, is_key=True)
-    return make_converter(name, schemas_enable=config.value_converter_schemas_enable)
+        return make_converter(
+            name, schemas_enable=config.converters.key_schemas_enable, is_key=True
+        )
+    return make_converter(name, schemas_enable=config.converters.value_schemas_enable)
 
 
 def _uses_registry(config: SinkConfig) -> bool:
-    return config.key_converter_registry is not None or config.value_converter_registry is not None
+    return config.registry.key is not None or config.registry.value is not None
 
 
 def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkRecord]:
@@ -225,11 +242,11 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
         try:
             key, key_schema = key_converter.to_connect(raw.topic, raw.key)
         except ValueError as exc:
-            if config.store_kafka_keys:
+            if config.keys_headers.store_kafka_keys:
                 raise ConversionError(
-                    f"key could not be converted by {config.key_converter} converter: {exc}",
+                    f"key could not be converted by {config.converters.key} converter: {exc}",
                     topic=raw.topic, partition=raw.partition, offset=raw.offset,
-                    stage="KEY_CONVERTER", class_name=SINK_CONVERTER_CLASSES[config.key_converter],
+                    stage="KEY_CONVERTER", class_name=SINK_CONVERTER_CLASSES[config.converters.key],
                 ) from exc  # fmt: skip
             # Confluent's sink converts keys too; a key the value format does not store must not
             # fail the record, so keep it raw.
@@ -238,9 +255,9 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
             value, value_schema = value_converter.to_connect(raw.topic, raw.value)
         except ValueError as exc:
             raise ConversionError(
-                f"value could not be converted by {config.value_converter} converter: {exc}",
+                f"value could not be converted by {config.converters.value} converter: {exc}",
                 topic=raw.topic, partition=raw.partition, offset=raw.offset,
-                stage="VALUE_CONVERTER", class_name=SINK_CONVERTER_CLASSES[config.value_converter],
+                stage="VALUE_CONVERTER", class_name=SINK_CONVERTER_CLASSES[config.converters.value],
             ) from exc  # fmt: skip
         return SinkRecord(
             topic=raw.topic,
@@ -263,10 +280,10 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
     partitioner, extractor = build_partitioner(config)
     naming = partial(
         object_key,
-        topics_dir=config.topics_dir,
-        directory_delim=config.directory_delim,
-        file_delim=config.file_delim,
-        zero_pad_width=config.filename_offset_zero_pad_width,
+        topics_dir=config.layout.topics_dir,
+        directory_delim=config.layout.directory_delim,
+        file_delim=config.layout.file_delim,
+        zero_pad_width=config.layout.filename_offset_zero_pad_width,
     )
 
     def key_for(topic: str, encoded: str, kafka_partition: int, start: int, ext: str) -> str:
@@ -288,17 +305,17 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
         object_key=key_for,
         storage=build_storage(config),
         policy=RotationPolicy(
-            flush_size=config.flush_size,
-            rotate_interval_ms=config.rotate_interval_ms,
-            rotate_schedule_interval_ms=config.rotate_schedule_interval_ms,
-            rotate_on_partition_change=config.rotate_file_on_partition_change,
-            timezone=config.timezone or None,
-            schema_compatibility=SchemaCompatibility(config.schema_compatibility),
+            flush_size=config.rotation.flush_size,
+            rotate_interval_ms=config.rotation.rotate_interval_ms,
+            rotate_schedule_interval_ms=config.rotation.rotate_schedule_interval_ms,
+            rotate_on_partition_change=config.rotation.rotate_file_on_partition_change,
+            timezone=config.partitioner.timezone or None,
+            schema_compatibility=SchemaCompatibility(config.converters.schema_compatibility),
         ),
-        null_values=config.behavior_on_null_values,
+        null_values=config.partitioner.behavior_on_null_values,
         keys_format=keys_format,
         headers_format=headers_format,
-        tombstone_partition=config.tombstone_encoded_partition,
-        value_needs_schema=config.format in ("avro", "parquet"),
-        tolerate_errors=config.errors_tolerance == "all",
+        tombstone_partition=config.keys_headers.tombstone_encoded_partition,
+        value_needs_schema=config.format.name in ("avro", "parquet"),
+        tolerate_errors=config.errors.tolerance == "all",
     )

@@ -44,7 +44,7 @@ def ensure_destinations(
     """
     if not needed:
         return {}
-    admin = admin_client(config.kafka_bootstrap_servers, config.kafka_options)
+    admin = admin_client(config.kafka.bootstrap_servers, config.kafka.options)
     topics = topic_metadata(admin)
     counts: dict[str, int] = {}
     missing: list[str] = []
@@ -61,14 +61,15 @@ def ensure_destinations(
                 "to the destination topic or route the records elsewhere"
             )
         counts[dest] = have
-    if missing and not config.topic_creation_enable:
+    if missing and not config.destinations.creation_enable:
         names = ", ".join(f"{d} ({needed[d][1]} partitions)" for d in missing)
         raise DestinationError(
             f"destination topics missing and topic.creation.enable=false: create {names}"
         )
     if missing:
         create_topics(
-            admin, [NewTopic(d, needed[d][1], config.topic_replication_factor) for d in missing]
+            admin,
+            [NewTopic(d, needed[d][1], config.destinations.replication_factor) for d in missing],
         )
         counts.update({d: needed[d][1] for d in missing})
     return counts
@@ -86,7 +87,7 @@ def check_destinations(config: SourceConfig, listing: Listing) -> dict[str, tupl
     needed: dict[str, tuple[str, int]] = {}
     for topic, partition in listing.objects:
         dest = config.destination(topic)
-        if dest == topic and not config.allow_same_topic:
+        if dest == topic and not config.destinations.allow_same_topic:
             raise DestinationError(
                 f"source topic {topic!r} would be written back into itself (a feedback loop "
                 "with the sink): rename it with topic.prefix or transforms, or set "

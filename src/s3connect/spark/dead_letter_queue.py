@@ -57,17 +57,17 @@ def ensure_dlq_topic(config: SinkConfig) -> None:
         DestinationError: the topic cannot be listed or created (e.g. a replication factor
             above the number of brokers).
     """
-    if config.dlq_topic is None:
+    if config.errors.dlq_topic is None:
         return
-    admin = admin_client(config.kafka_bootstrap_servers, config.kafka_options)
-    found = topic_metadata(admin).get(config.dlq_topic)
+    admin = admin_client(config.kafka.bootstrap_servers, config.kafka.options)
+    found = topic_metadata(admin).get(config.errors.dlq_topic)
     if found is not None and found.error is None:
         return
     create_topics(
         admin,
-        [NewTopic(config.dlq_topic, 1, config.dlq_replication_factor)],
+        [NewTopic(config.errors.dlq_topic, 1, config.errors.dlq_replication_factor)],
         "the dead letter queue topic (errors.deadletterqueue.topic.replication.factor="
-        f"{config.dlq_replication_factor})",
+        f"{config.errors.dlq_replication_factor})",
     )
 
 
@@ -105,14 +105,14 @@ class DeadLetterQueue:
         )
         self.count += len(letters)
         config = self._config
-        if config.errors_log_enable:
+        if config.errors.log_enable:
             for d in letters:
                 logger.error("%s", self._describe(d))
-        if config.dlq_topic is not None:
-            self._publish(config.dlq_topic, letters)
-        if config.dlq_table is not None:
-            self._append(spark, config.dlq_table, letters, app_id, batch_id)
-        where = [config.dlq_topic, config.dlq_table]
+        if config.errors.dlq_topic is not None:
+            self._publish(config.errors.dlq_topic, letters)
+        if config.errors.dlq_table is not None:
+            self._append(spark, config.errors.dlq_table, letters, app_id, batch_id)
+        where = [config.errors.dlq_topic, config.errors.dlq_table]
         logger.info(
             f"batch {batch_id}: {len(letters)} records failed and went to the dead letter queue"
             + (f" ({', '.join(w for w in where if w)})" if any(where) else " (dropped)")
@@ -120,7 +120,7 @@ class DeadLetterQueue:
 
     def _describe(self, d: DeadLetter) -> str:
         text = f"error: {d.stage} failed ({d.exception_class}): {d.message}"
-        if self._config.errors_log_include_messages:
+        if self._config.errors.log_include_messages:
             raw = d.raw
             headers = ", ".join(f"{k}={_shown(v)}" for k, v in raw.headers)
             text += (
@@ -133,7 +133,7 @@ class DeadLetterQueue:
         config = self._config
         if self._producer is None:
             props: dict[str, str | int | float | bool] = {
-                **client_props(config.kafka_bootstrap_servers, config.kafka_options),
+                **client_props(config.kafka.bootstrap_servers, config.kafka.options),
                 "enable.idempotence": True,
                 "acks": "all",
             }
@@ -149,7 +149,7 @@ class DeadLetterQueue:
         for d in letters:
             raw = d.raw
             headers: list[tuple[str, str | bytes | None]] = list(raw.headers)
-            if config.dlq_context_headers:
+            if config.errors.dlq_context_headers:
                 headers += context_headers(d, config.name)
             producer.produce(
                 topic,

@@ -84,7 +84,10 @@ def kafka_rows(source: DataFrame) -> DataFrame:
 
 
 def _app_id(config: SinkConfig) -> str:
-    return "s3connect-sink-" + hashlib.sha256(config.checkpoint_location.encode()).hexdigest()[:16]
+    return (
+        "s3connect-sink-"
+        + hashlib.sha256(config.streaming.checkpoint_location.encode()).hexdigest()[:16]
+    )
 
 
 def _batch_handler(
@@ -106,11 +109,15 @@ def _batch_handler(
         # Dead letters first: a failure there fails the batch before the commit log says done.
         dlq.handle(batch.sparkSession, letters, _app_id(config), batch_id)
         summary.dead_letters = dlq.count
-        if rows and config.commit_log_table:
+        if rows and config.streaming.commit_log_table:
             from s3connect.spark.commit_log import append_commit_log
 
             append_commit_log(
-                batch.sparkSession, config.commit_log_table, rows, _app_id(config), batch_id
+                batch.sparkSession,
+                config.streaming.commit_log_table,
+                rows,
+                _app_id(config),
+                batch_id,
             )
         if rows:
             n_rec = sum(r["record_count"] for r in rows)
@@ -153,7 +160,7 @@ def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
     Raises:
         ConfigError: Timers are needed, but the checkpoint was started without them.
     """
-    root = local_state_root(config.checkpoint_location)
+    root = local_state_root(config.streaming.checkpoint_location)
     if root is None:
         return None
     if (root.parent / "state").is_dir():  # Spark's operator state: started stateful
@@ -161,9 +168,10 @@ def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
     if timers:
         if any(root.rglob("*.state")):
             raise ConfigError(
-                f"rotate.schedule.interval.ms={config.rotate_schedule_interval_ms} on a "
+                f"rotate.schedule.interval.ms={config.rotation.rotate_schedule_interval_ms} on a "
                 "continuous trigger closes idle files with Spark's stateful operator, but "
-                f"checkpoint.location {config.checkpoint_location} was started without it "
+                f"checkpoint.location {config.streaming.checkpoint_location} was started "
+                "without it "
                 "(by a run with trigger availableNow or without rotate.schedule.interval.ms), "
                 "and its open files are kept apart from it: keep running it that way, or "
                 "start a new checkpoint.location"
@@ -173,7 +181,8 @@ def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(
-            f"checkpoint.location {config.checkpoint_location}: the sink keeps open files under "
+            f"checkpoint.location {config.streaming.checkpoint_location}: the sink keeps open "
+            "files under "
             f"{root}, which cannot be created ({exc.strerror}); use a path every task can write "
             "(a local or shared file system path, dbfs:/ or /Volumes/ on Databricks), or an "
             "s3a:// or abfss:// URL (open files then live in Spark's state store)"
@@ -192,13 +201,13 @@ def start_sink(
 
     spark = spark or get_spark("s3connect-sink")
     summary = SinkSummary()
-    if config.errors_tolerance == "all":
+    if config.errors.tolerance == "all":
         ensure_dlq_topic(config)
-    available_now = bool(once or (once is None and config.trigger == "availableNow"))
+    available_now = bool(once or (once is None and config.streaming.trigger == "availableNow"))
     # Processing-time timers close idle files on schedule; a query with them runs a batch on
     # every trigger even without data, so an availableNow run would never end: it gets none
     # and commits due files when records arrive, as Confluent does.
-    timers = config.rotate_schedule_interval_ms > 0 and not available_now
+    timers = config.rotation.rotate_schedule_interval_ms > 0 and not available_now
     state_root = _task_state_root(config, timers)
     source = kafka_source(spark, config)
     if state_root is None:
@@ -220,13 +229,15 @@ def start_sink(
         handler = _batch_handler(config, summary, _written_in_task(config, state_root))
     writer = (
         stream.writeStream.queryName(config.name)
-        .option("checkpointLocation", config.checkpoint_location)
+        .option("checkpointLocation", config.streaming.checkpoint_location)
         .foreachBatch(handler)
     )
     if available_now:
         writer = writer.trigger(availableNow=True)
     else:
-        writer = writer.trigger(processingTime=f"{config.trigger_interval_ms} milliseconds")
+        writer = writer.trigger(
+            processingTime=f"{config.streaming.trigger_interval_ms} milliseconds"
+        )
     return SinkRun(writer.start(), summary)
 
 

@@ -116,12 +116,14 @@ def start_source(
         .writeStream.format("kafka")
         .queryName(config.name)
         .options(**config.spark_kafka_options())
-        .option("checkpointLocation", config.checkpoint_location)
+        .option("checkpointLocation", config.streaming.checkpoint_location)
     )
-    if once or (once is None and config.trigger == "availableNow"):
+    if once or (once is None and config.streaming.trigger == "availableNow"):
         writer = writer.trigger(availableNow=True)
     else:
-        writer = writer.trigger(processingTime=f"{config.trigger_interval_ms} milliseconds")
+        writer = writer.trigger(
+            processingTime=f"{config.streaming.trigger_interval_ms} milliseconds"
+        )
     return SourceRun(writer.start(), pairs, SourceSummary(skipped=list(listing.skipped)))
 
 

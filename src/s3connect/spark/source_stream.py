@@ -135,7 +135,7 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._target = self._list()
 
     def getDefaultReadLimit(self) -> ReadLimit:
-        limit = self.config.max_objects_per_trigger
+        limit = self.config.streaming.max_objects_per_trigger
         return ReadAllAvailable() if limit is None else ReadMaxFiles(limit)
 
     def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
@@ -157,7 +157,7 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 listing.objects.get((topic, partition), []),
                 begin.get(entry),
                 position,
-                contiguous=self.config.partitioner == "default",
+                contiguous=self.config.partitioner.name == "default",
                 flush_size=self.config.flush_size,
             )
             if slices:

@@ -7,15 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from s3connect.config.sink import (
-    FORMAT_CLASSES,
-    HIDDEN,
-    PARTITIONER_CLASSES,
-    SinkConfig,
-    load_config_file,
-    parse_config_text,
-    parse_properties,
-)
+from s3connect.config.format import FORMAT_CLASSES
+from s3connect.config.masking import HIDDEN
+from s3connect.config.parsing import load_config_file, parse_config_text
+from s3connect.config.partitioner import PARTITIONER_CLASSES
+from s3connect.config.properties import parse_properties
+from s3connect.config.sink import SinkConfig
 from s3connect.errors import ConfigError
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "config"
@@ -52,54 +49,66 @@ def problems(extra: dict[str, object], drop: tuple[str, ...] = ()) -> str:
 def test_confluent_defaults() -> None:
     c = build()
     assert c.name == "S3-sink"
-    assert c.topics == ("orders",)
-    assert c.topics_regex is None
-    assert c.s3_region == "us-west-2"
-    assert c.store_url is None
-    assert c.s3_path_style_access is True
-    assert c.aws_access_key_id is None and c.aws_secret_access_key is None
-    assert c.s3_part_size == 26214400
-    assert c.s3_part_retries == 3
-    assert c.s3_retry_backoff_ms == 200
-    assert c.topics_dir == "topics"
-    assert (c.directory_delim, c.file_delim) == ("/", "+")
-    assert c.filename_offset_zero_pad_width == 10
-    assert c.format == "json"
-    assert (c.avro_codec, c.parquet_codec) == ("null", "snappy")
-    assert (c.s3_compression_type, c.s3_compression_level) == ("none", -1)
-    assert c.format_bytearray_extension == ".bin"
-    assert c.format_bytearray_separator == "\n"
-    assert c.json_decimal_format == "BASE64"
-    assert (c.schema_cache_size, c.enhanced_avro_schema_support, c.connect_meta_data) == (
+    assert c.topics.names == ("orders",)
+    assert c.topics.regex is None
+    assert c.s3.region == "us-west-2"
+    assert c.s3.store_url is None
+    assert c.s3.path_style_access is True
+    assert c.s3.access_key_id is None and c.s3.secret_access_key is None
+    assert c.s3.part_size == 26214400
+    assert c.s3.part_retries == 3
+    assert c.s3.retry_backoff_ms == 200
+    assert c.layout.topics_dir == "topics"
+    assert (c.layout.directory_delim, c.layout.file_delim) == ("/", "+")
+    assert c.layout.filename_offset_zero_pad_width == 10
+    assert c.format.name == "json"
+    assert (c.format.avro_codec, c.format.parquet_codec) == ("null", "snappy")
+    assert (c.format.compression_type, c.format.compression_level) == ("none", -1)
+    assert c.format.bytearray_extension == ".bin"
+    assert c.format.bytearray_separator == "\n"
+    assert c.format.json_decimal_format == "BASE64"
+    assert (
+        c.format.schema_cache_size,
+        c.format.enhanced_avro_schema_support,
+        c.format.connect_meta_data,
+    ) == (
         1000,
         False,
         True,
     )
-    assert c.flush_size == 3
-    assert (c.rotate_interval_ms, c.rotate_schedule_interval_ms) == (-1, -1)
-    assert c.rotate_file_on_partition_change is True
-    assert c.partitioner == "default"
-    assert c.partition_field_name == ()
-    assert (c.path_format, c.partition_duration_ms, c.locale, c.timezone) == ("", -1, "", "")
-    assert (c.timestamp_extractor, c.timestamp_field) == ("Wallclock", "timestamp")
-    assert c.behavior_on_null_values == "fail"
-    assert (c.key_converter, c.value_converter) == ("json", "json")
-    assert c.key_converter_schemas_enable is True and c.value_converter_schemas_enable is True
-    assert c.schema_compatibility == "NONE"
-    assert c.trigger == "availableNow" and c.trigger_interval_ms is None
-    assert c.max_offsets_per_trigger is None
-    assert c.commit_log_table is None
-    assert c.starting_offsets == "earliest"
-    assert dict(c.kafka_options) == {}
+    assert c.rotation.flush_size == 3
+    assert (c.rotation.rotate_interval_ms, c.rotation.rotate_schedule_interval_ms) == (-1, -1)
+    assert c.rotation.rotate_file_on_partition_change is True
+    assert c.partitioner.name == "default"
+    assert c.partitioner.field_names == ()
+    assert (
+        c.partitioner.path_format,
+        c.partitioner.duration_ms,
+        c.partitioner.locale,
+        c.partitioner.timezone,
+    ) == ("", -1, "", "")
+    assert (c.partitioner.timestamp_extractor, c.partitioner.timestamp_field) == (
+        "Wallclock",
+        "timestamp",
+    )
+    assert c.partitioner.behavior_on_null_values == "fail"
+    assert (c.converters.key, c.converters.value) == ("json", "json")
+    assert c.converters.key_schemas_enable is True and c.converters.value_schemas_enable is True
+    assert c.converters.schema_compatibility == "NONE"
+    assert c.streaming.trigger == "availableNow" and c.streaming.trigger_interval_ms is None
+    assert c.streaming.max_offsets_per_trigger is None
+    assert c.streaming.commit_log_table is None
+    assert c.kafka.starting_offsets == "earliest"
+    assert dict(c.kafka.options) == {}
     assert c.ignored_keys == ()
 
 
 def test_config_is_immutable() -> None:
     c = build()
     with pytest.raises(dataclasses.FrozenInstanceError):
-        c.flush_size = 5  # type: ignore[misc]
+        c.rotation.flush_size = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
-        c.kafka_options["x"] = "y"  # type: ignore[index]
+        c.kafka.options["x"] = "y"  # type: ignore[index]
 
 
 # --------------------------------------------------------------------------- input forms
@@ -111,16 +120,20 @@ def test_flat_envelope_and_properties_give_equal_configs() -> None:
     props = SinkConfig.from_file(DATA / "sink.properties")
     assert flat == envelope == props
     assert flat.name == "s3-sink-orders"
-    assert flat.topics == ("orders", "payments")
-    assert flat.format == "avro" and flat.avro_codec == "snappy"
-    assert flat.partitioner == "time"
-    assert flat.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
-    assert flat.partition_duration_ms == 3600000
-    assert (flat.locale, flat.timezone, flat.timestamp_extractor) == ("en-US", "UTC", "Record")
-    assert (flat.key_converter, flat.value_converter) == ("string", "json")
-    assert flat.value_converter_schemas_enable is False
-    assert flat.flush_size == 1000 and flat.rotate_interval_ms == 600000
-    assert flat.s3_region == "eu-west-1"
+    assert flat.topics.names == ("orders", "payments")
+    assert flat.format.name == "avro" and flat.format.avro_codec == "snappy"
+    assert flat.partitioner.name == "time"
+    assert flat.partitioner.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert flat.partitioner.duration_ms == 3600000
+    assert (
+        flat.partitioner.locale,
+        flat.partitioner.timezone,
+        flat.partitioner.timestamp_extractor,
+    ) == ("en-US", "UTC", "Record")
+    assert (flat.converters.key, flat.converters.value) == ("string", "json")
+    assert flat.converters.value_schemas_enable is False
+    assert flat.rotation.flush_size == 1000 and flat.rotation.rotate_interval_ms == 600000
+    assert flat.s3.region == "eu-west-1"
     assert flat.ignored_keys == ("tasks.max",)
 
 
@@ -190,26 +203,30 @@ def test_properties_separators_and_malformed_unicode() -> None:
 
 def test_overrides_on_top_as_pairs_or_mapping() -> None:
     c = SinkConfig.from_mapping(MINIMAL, ["flush.size=10", "topics.dir=a=b"])
-    assert c.flush_size == 10 and c.topics_dir == "a=b"
+    assert c.rotation.flush_size == 10 and c.layout.topics_dir == "a=b"
     c = SinkConfig.from_mapping(MINIMAL, {"flush.size": 7})
-    assert c.flush_size == 7
+    assert c.rotation.flush_size == 7
     with pytest.raises(ConfigError, match=r"override 'flush\.size' is invalid: must be key=value"):
         SinkConfig.from_mapping(MINIMAL, ["flush.size"])
 
 
 def test_native_types_accepted() -> None:
     c = with_keys({"flush.size": 5, "s3.path.style.access.enabled": False, "topics": ["a", "b"]})
-    assert c.flush_size == 5 and c.s3_path_style_access is False and c.topics == ("a", "b")
+    assert (
+        c.rotation.flush_size == 5
+        and c.s3.path_style_access is False
+        and c.topics.names == ("a", "b")
+    )
 
 
 def test_whitespace_trimmed_like_kafka_but_not_separator() -> None:
     c = with_keys({"flush.size": " 4 ", "topics.dir": " out ", "format.bytearray.separator": " | "})
-    assert c.flush_size == 4 and c.topics_dir == "out"
-    assert c.format_bytearray_separator == " | "
+    assert c.rotation.flush_size == 4 and c.layout.topics_dir == "out"
+    assert c.format.bytearray_separator == " | "
 
 
 def test_blank_topics_dir_allowed() -> None:
-    assert with_keys({"topics.dir": ""}).topics_dir == ""
+    assert with_keys({"topics.dir": ""}).layout.topics_dir == ""
 
 
 # --------------------------------------------------------------------------- class names
@@ -219,7 +236,7 @@ def test_blank_topics_dir_allowed() -> None:
 def test_format_class_and_short_name_equivalent(short: str) -> None:
     cls = FORMAT_CLASSES[short]
     assert with_keys({"format.class": cls}) == with_keys({"format.class": short})
-    assert with_keys({"format.class": cls.rsplit(".", 1)[-1]}).format == short
+    assert with_keys({"format.class": cls.rsplit(".", 1)[-1]}).format.name == short
     assert with_keys({"format.class": short.upper()}).format_class == cls
 
 
@@ -235,7 +252,7 @@ def test_partitioner_class_and_short_name_equivalent(short: str) -> None:
     by_class = with_keys({**extra, "partitioner.class": PARTITIONER_CLASSES[short]})
     by_short = with_keys({**extra, "partitioner.class": short})
     assert by_class == by_short
-    assert by_class.partitioner == short
+    assert by_class.partitioner.name == short
     assert by_class.partitioner_class == PARTITIONER_CLASSES[short]
 
 
@@ -246,8 +263,8 @@ def test_converter_class_names() -> None:
             "value.converter": "StringConverter",
         }
     )
-    assert (c.key_converter, c.value_converter) == ("bytearray", "string")
-    assert with_keys({"value.converter": "bytearray"}).value_converter == "bytearray"
+    assert (c.converters.key, c.converters.value) == ("bytearray", "string")
+    assert with_keys({"value.converter": "bytearray"}).converters.value == "bytearray"
 
 
 def test_timestamp_extractor_class_names() -> None:
@@ -255,8 +272,8 @@ def test_timestamp_extractor_class_names() -> None:
         "io.confluent.connect.storage.partitioner.TimeBasedPartitioner"
         "$RecordFieldTimestampExtractor"
     )
-    assert with_keys({"timestamp.extractor": full}).timestamp_extractor == "RecordField"
-    assert with_keys({"timestamp.extractor": "Record"}).timestamp_extractor == "Record"
+    assert with_keys({"timestamp.extractor": full}).partitioner.timestamp_extractor == "RecordField"
+    assert with_keys({"timestamp.extractor": "Record"}).partitioner.timestamp_extractor == "Record"
     assert (
         "timestamp.extractor=Custom is invalid: must be one of Wallclock, Record, RecordField"
         in (problems({"timestamp.extractor": "Custom"}))
@@ -285,13 +302,13 @@ def test_framework_keys_accepted() -> None:
 
 def test_daily_and_hourly_fix_path_and_duration() -> None:
     daily = with_keys({"partitioner.class": "daily", "locale": "en", "timezone": "UTC"})
-    assert daily.path_format == "'year'=YYYY/'month'=MM/'day'=dd"
-    assert daily.partition_duration_ms == 86400000
+    assert daily.partitioner.path_format == "'year'=YYYY/'month'=MM/'day'=dd"
+    assert daily.partitioner.duration_ms == 86400000
     hourly = with_keys(
         {"partitioner.class": "hourly", "locale": "en", "timezone": "UTC", "path.format": "x"}
     )
-    assert hourly.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
-    assert hourly.partition_duration_ms == 3600000
+    assert hourly.partitioner.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert hourly.partitioner.duration_ms == 3600000
     assert hourly.ignored_keys == ("path.format",)
 
 
@@ -299,7 +316,7 @@ def test_daily_uses_directory_delim() -> None:
     c = with_keys(
         {"partitioner.class": "daily", "locale": "en", "timezone": "UTC", "directory.delim": "|"}
     )
-    assert c.path_format == "'year'=YYYY|'month'=MM|'day'=dd"
+    assert c.partitioner.path_format == "'year'=YYYY|'month'=MM|'day'=dd"
 
 
 def test_time_partitioner_requirements() -> None:
@@ -336,14 +353,14 @@ def test_path_format_trailing_delim_stripped_and_quotes() -> None:
             "timezone": "+02:00",
         }
     )
-    assert c.path_format == "'dt'=YYYY-MM-dd/'it''s'"
-    assert c.timezone == "+02:00"
+    assert c.partitioner.path_format == "'dt'=YYYY-MM-dd/'it''s'"
+    assert c.partitioner.timezone == "+02:00"
 
 
 def test_field_partitioner_needs_field() -> None:
     assert "partition.field.name is missing: required" in problems({"partitioner.class": "field"})
     c = with_keys({"partitioner.class": "field", "partition.field.name": "a, b"})
-    assert c.partition_field_name == ("a", "b")
+    assert c.partitioner.field_names == ("a", "b")
 
 
 def test_unknown_partitioner_class() -> None:
@@ -356,7 +373,7 @@ def test_rotate_schedule_needs_timezone() -> None:
     msg = problems({"rotate.schedule.interval.ms": "600000"})
     assert "timezone configuration must be set when using rotate.schedule.interval.ms" in msg
     c = with_keys({"rotate.schedule.interval.ms": "600000", "timezone": "Europe/Paris"})
-    assert c.rotate_schedule_interval_ms == 600000
+    assert c.rotation.rotate_schedule_interval_ms == 600000
 
 
 # --------------------------------------------------------------------------- Confluent Cloud
@@ -364,15 +381,19 @@ def test_rotate_schedule_needs_timezone() -> None:
 
 def test_cloud_config() -> None:
     c = SinkConfig.from_file(DATA / "cloud.json")
-    assert c.format == "json"
-    assert c.s3_compression_type == "gzip" and c.s3_compression_level == 6
-    assert c.partitioner == "hourly"
-    assert c.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
-    assert (c.timezone, c.locale, c.timestamp_extractor) == ("UTC", "en", "Record")
-    assert c.rotate_interval_ms == 3600000
-    assert c.flush_size == 1000
-    assert c.value_converter == "json" and c.value_converter_schemas_enable is False
-    assert dict(c.kafka_options) == {
+    assert c.format.name == "json"
+    assert c.format.compression_type == "gzip" and c.format.compression_level == 6
+    assert c.partitioner.name == "hourly"
+    assert c.partitioner.path_format == "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    assert (c.partitioner.timezone, c.partitioner.locale, c.partitioner.timestamp_extractor) == (
+        "UTC",
+        "en",
+        "Record",
+    )
+    assert c.rotation.rotate_interval_ms == 3600000
+    assert c.rotation.flush_size == 1000
+    assert c.converters.value == "json" and c.converters.value_schemas_enable is False
+    assert dict(c.kafka.options) == {
         "security.protocol": "SASL_SSL",
         "sasl.mechanism": "PLAIN",
         "sasl.jaas.config": "org.apache.kafka.common.security.plain.PlainLoginModule required "
@@ -393,11 +414,14 @@ def test_cloud_time_interval_with_path_format_and_timestamp_field() -> None:
         },
         drop=("format.class", "flush.size"),
     )
-    assert c.partitioner == "time" and c.partition_duration_ms == 86400000
-    assert c.path_format == "'dt'=YYYY-MM-dd"
-    assert (c.timestamp_extractor, c.timestamp_field) == ("RecordField", "ts")
-    assert c.format == "avro" and c.avro_codec == "deflate"
-    assert c.flush_size == 1000
+    assert c.partitioner.name == "time" and c.partitioner.duration_ms == 86400000
+    assert c.partitioner.path_format == "'dt'=YYYY-MM-dd"
+    assert (c.partitioner.timestamp_extractor, c.partitioner.timestamp_field) == (
+        "RecordField",
+        "ts",
+    )
+    assert c.format.name == "avro" and c.format.avro_codec == "deflate"
+    assert c.rotation.flush_size == 1000
 
 
 def test_cloud_conflicts_and_bad_values() -> None:
@@ -426,8 +450,8 @@ def test_cloud_conflicts_and_bad_values() -> None:
 
 
 def test_cloud_input_formats() -> None:
-    assert with_keys({"input.data.format": "BYTES"}).value_converter == "bytearray"
-    assert with_keys({"input.data.format": "STRING"}).value_converter == "string"
+    assert with_keys({"input.data.format": "BYTES"}).converters.value == "bytearray"
+    assert with_keys({"input.data.format": "STRING"}).converters.value == "string"
 
 
 # --------------------------------------------------------------------------- validation
@@ -460,7 +484,7 @@ def test_required_keys_all_reported() -> None:
 
 def test_topics_and_regex() -> None:
     c = with_keys({"topics.regex": "orders-.*"}, drop=("topics",))
-    assert c.topics_regex == "orders-.*" and c.topics == ()
+    assert c.topics.regex == "orders-.*" and c.topics.names == ()
     assert c.spark_kafka_options()["subscribePattern"] == "orders-.*"
     assert "topics and topics.regex are both set" in problems({"topics.regex": "x"})
     assert "topics.regex=( is invalid" in problems({"topics.regex": "("}, drop=("topics",))
@@ -499,7 +523,7 @@ def test_invalid_value_messages(key: str, value: str, expected: str) -> None:
 def test_gzip_only_for_json_and_bytearray() -> None:
     msg = problems({"format.class": "avro", "s3.compression.type": "gzip"})
     assert "s3.compression.type=gzip is invalid: gzip applies only to json and bytearray" in msg
-    assert with_keys({"format.class": "bytearray", "s3.compression.type": "gzip"}).format == (
+    assert with_keys({"format.class": "bytearray", "s3.compression.type": "gzip"}).format.name == (
         "bytearray"
     )
 
@@ -517,11 +541,11 @@ def test_typed_values() -> None:
             "schema.compatibility": "none",
         }
     )
-    assert c.s3_region == "eu-central-1" and c.store_url == "file:///tmp/out"
-    assert c.parquet_codec == "zstd" and c.behavior_on_null_values == "ignore"
-    assert (c.trigger, c.trigger_interval_ms) == ("60 seconds", 60000)
-    assert c.max_offsets_per_trigger == 5000
-    assert c.commit_log_table == "main.ops.s3_commits"
+    assert c.s3.region == "eu-central-1" and c.s3.store_url == "file:///tmp/out"
+    assert c.format.parquet_codec == "zstd" and c.partitioner.behavior_on_null_values == "ignore"
+    assert (c.streaming.trigger, c.streaming.trigger_interval_ms) == ("60 seconds", 60000)
+    assert c.streaming.max_offsets_per_trigger == 5000
+    assert c.streaming.commit_log_table == "main.ops.s3_commits"
 
 
 @pytest.mark.parametrize(
@@ -537,7 +561,7 @@ def test_typed_values() -> None:
 )
 def test_trigger_forms(text: str, spark: str, ms: int | None) -> None:
     c = with_keys({"trigger": text})
-    assert (c.trigger, c.trigger_interval_ms) == (spark, ms)
+    assert (c.streaming.trigger, c.streaming.trigger_interval_ms) == (spark, ms)
 
 
 def test_unknown_keys_listed() -> None:
@@ -570,7 +594,7 @@ def test_later_features_not_supported_yet(key: str, value: str) -> None:
 )
 def test_schema_compatibility_modes(value: str, expected: str) -> None:
     c = with_keys({"schema.compatibility": value})
-    assert c.schema_compatibility == expected
+    assert c.converters.schema_compatibility == expected
     assert c.describe()["schema.compatibility"] == expected
 
 
@@ -592,7 +616,7 @@ def test_later_keys_at_confluent_default_accepted() -> None:
             "value.converter.decimal.format": "BASE64",
         }
     )
-    assert c.behavior_on_null_values == "fail"
+    assert c.partitioner.behavior_on_null_values == "fail"
 
 
 def test_keys_headers_and_tombstones() -> None:
@@ -606,20 +630,27 @@ def test_keys_headers_and_tombstones() -> None:
             "tombstone.encoded.partition": "deleted",
         }
     )
-    assert (c.store_kafka_keys, c.store_kafka_headers) == (True, True)
-    assert (c.keys_format, c.headers_format) == ("bytearray", "json")
-    assert (c.behavior_on_null_values, c.tombstone_encoded_partition) == ("write", "deleted")
+    assert (c.keys_headers.store_kafka_keys, c.keys_headers.store_kafka_headers) == (True, True)
+    assert (c.keys_headers.keys_format, c.keys_headers.headers_format) == ("bytearray", "json")
+    assert (c.partitioner.behavior_on_null_values, c.keys_headers.tombstone_encoded_partition) == (
+        "write",
+        "deleted",
+    )
     d = c.describe()
     assert d["keys.format.class"] == "io.confluent.connect.s3.format.bytearray.ByteArrayFormat"
     assert d["headers.format.class"] == "io.confluent.connect.s3.format.json.JsonFormat"
     assert d["tombstone.encoded.partition"] == "deleted"
     defaults = with_keys({})
-    assert (defaults.store_kafka_keys, defaults.keys_format, defaults.headers_format) == (
+    assert (
+        defaults.keys_headers.store_kafka_keys,
+        defaults.keys_headers.keys_format,
+        defaults.keys_headers.headers_format,
+    ) == (
         False,
         "avro",
         "avro",
     )
-    assert defaults.tombstone_encoded_partition == "tombstone"
+    assert defaults.keys_headers.tombstone_encoded_partition == "tombstone"
 
 
 def test_keys_headers_rules_as_confluent_validator() -> None:
@@ -644,9 +675,9 @@ def test_sr_converter_with_registry_url_is_valid() -> None:
             "value.converter.schema.registry.url": "http://sr:8081",
         }
     )
-    assert c.value_converter == "avro"
-    assert c.value_converter_registry is not None
-    assert c.value_converter_registry.url == "http://sr:8081"
+    assert c.converters.value == "avro"
+    assert c.registry.value is not None
+    assert c.registry.value.url == "http://sr:8081"
 
 
 def test_kafka_options() -> None:
@@ -658,12 +689,12 @@ def test_kafka_options() -> None:
             "kafka.auto.offset.reset": "latest",
         }
     )
-    assert dict(c.kafka_options) == {
+    assert dict(c.kafka.options) == {
         "max.poll.records": "100",
         "security.protocol": "SASL_SSL",
         "sasl.jaas.config": 'x password="pw";',
     }
-    assert c.starting_offsets == "latest"
+    assert c.kafka.starting_offsets == "latest"
     assert c.spark_kafka_options() == {
         "kafka.bootstrap.servers": "localhost:9092",
         "kafka.max.poll.records": "100",
@@ -689,7 +720,7 @@ def test_secrets_masked_in_repr_str_and_describe() -> None:
             "kafka.ssl.key.password": "KEYPW",
         }
     )
-    assert c.aws_secret_access_key == "TOPSECRET"
+    assert c.s3.secret_access_key == "TOPSECRET"
     for text in (repr(c), str(c)):
         assert "TOPSECRET" not in text and "JAASPW" not in text and "KEYPW" not in text
         assert "aws.secret.access.key='[hidden]'" in text
@@ -741,7 +772,9 @@ def test_path_format_checked_with_locale_and_zone() -> None:
     }
     msg = problems({**time, "path.format": "MMM", "locale": "xx"})
     assert "path.format=MMM is invalid: locale 'xx' has no built-in month/day/era names" in msg
-    assert with_keys({**time, "path.format": "MMM", "locale": "fr"}).path_format == "MMM"
+    assert (
+        with_keys({**time, "path.format": "MMM", "locale": "fr"}).partitioner.path_format == "MMM"
+    )
     msg = problems({**time, "path.format": "'h'=HH/QQ", "locale": "en"})
     assert "path.format='h'=HH/QQ is invalid: Illegal pattern component: QQ" in msg
 
@@ -756,11 +789,11 @@ DEFAULT_CHAIN_CLASS = "com.amazonaws.auth.DefaultAWSCredentialsProviderChain"
 
 def test_s3_security_defaults_are_confluents() -> None:
     c = build()
-    assert (c.s3_ssea_name, c.s3_sse_kms_key_id, c.s3_sse_customer_key) == ("", "", None)
-    assert c.s3_acl_canned is None
-    assert c.s3_object_tagging is False
-    assert c.s3_object_behavior_on_tagging_error == "ignore"
-    assert c.s3_credentials_provider == "default"
+    assert (c.s3.ssea_name, c.s3.sse_kms_key_id, c.s3.sse_customer_key) == ("", "", None)
+    assert c.s3.acl_canned is None
+    assert c.s3.object_tagging is False
+    assert c.s3.object_behavior_on_tagging_error == "ignore"
+    assert c.s3.credentials_provider == "default"
     d = c.describe()
     assert d["s3.credentials.provider.class"] == DEFAULT_CHAIN_CLASS
     assert d["s3.object.tagging"] == "false"
@@ -768,7 +801,7 @@ def test_s3_security_defaults_are_confluents() -> None:
 
 @pytest.mark.parametrize("ssea", ["AES256", "aws:kms", ""])
 def test_ssea_allowed_values(ssea: str) -> None:
-    assert with_keys({"s3.ssea.name": ssea}).s3_ssea_name == ssea
+    assert with_keys({"s3.ssea.name": ssea}).s3.ssea_name == ssea
 
 
 @pytest.mark.parametrize("ssea", ["aes256", "KMS", "aws:kms:dsse2"])
@@ -780,13 +813,13 @@ def test_ssea_is_validated_case_sensitively(ssea: str) -> None:
 
 def test_kms_key_id_with_kms_and_ignored_otherwise() -> None:
     c = with_keys({"s3.ssea.name": "aws:kms", "s3.sse.kms.key.id": "alias/k"})
-    assert c.s3_sse_kms_key_id == "alias/k" and c.ignored_keys == ()
+    assert c.s3.sse_kms_key_id == "alias/k" and c.ignored_keys == ()
     assert with_keys({"s3.sse.kms.key.id": "alias/k"}).ignored_keys == ("s3.sse.kms.key.id",)
 
 
 def test_sse_customer_key_validated_and_masked() -> None:
     c = with_keys({"s3.ssea.name": "AES256", "s3.sse.customer.key": SSE_C_B64})
-    assert c.s3_sse_customer_key == SSE_C_B64
+    assert c.s3.sse_customer_key == SSE_C_B64
     for text in (repr(c), str(c), str(c.describe())):
         assert SSE_C_B64 not in text
     assert c.describe()["s3.sse.customer.key"] == HIDDEN
@@ -813,7 +846,7 @@ def test_sse_customer_key_validated_and_masked() -> None:
 )
 def test_canned_acls_accepted(acl: str) -> None:
     c = with_keys({"s3.acl.canned": acl})
-    assert c.s3_acl_canned == acl and c.describe()["s3.acl.canned"] == acl
+    assert c.s3.acl_canned == acl and c.describe()["s3.acl.canned"] == acl
 
 
 @pytest.mark.parametrize("acl", ["Private", "public", "bucket-owner"])
@@ -824,7 +857,7 @@ def test_canned_acl_rejected(acl: str) -> None:
 
 def test_object_tagging_keys() -> None:
     c = with_keys({"s3.object.tagging": "true", "s3.object.behavior.on.tagging.error": "FAIL"})
-    assert c.s3_object_tagging is True and c.s3_object_behavior_on_tagging_error == "fail"
+    assert c.s3.object_tagging is True and c.s3.object_behavior_on_tagging_error == "fail"
     assert "s3.object.tagging=yes is invalid: must be true or false" in problems(
         {"s3.object.tagging": "yes"}
     )
@@ -840,7 +873,7 @@ def test_object_tagging_keys() -> None:
 def test_part_size_bounds_are_confluents_part_range(value: str, ok: bool) -> None:
     """PartRange: at least 5 MiB, at most Integer.MAX_VALUE."""
     if ok:
-        assert with_keys({"s3.part.size": value}).s3_part_size == int(value)
+        assert with_keys({"s3.part.size": value}).s3.part_size == int(value)
     else:
         assert f"s3.part.size={value} is invalid: must be an integer between 5242880" in problems(
             {"s3.part.size": value}
@@ -858,8 +891,13 @@ def test_assume_role_provider() -> None:
             "sts.endpoint.url": "http://127.0.0.1:9000",
         }
     )
-    assert c.s3_credentials_provider == "assume_role"
-    assert (c.sts_role_arn, c.sts_role_session_name, c.sts_role_external_id, c.sts_region) == (
+    assert c.s3.credentials_provider == "assume_role"
+    assert (
+        c.s3.sts_role_arn,
+        c.s3.sts_role_session_name,
+        c.s3.sts_role_external_id,
+        c.s3.sts_region,
+    ) == (
         "arn:aws:iam::123456789012:role/writer",
         "sink-1",
         "ext-42",
@@ -898,7 +936,7 @@ def test_sts_keys_ignored_with_default_chain() -> None:
             STS + "role.arn": "arn:aws:iam::123456789012:role/writer",
         }
     )
-    assert c.s3_credentials_provider == "default"
+    assert c.s3.credentials_provider == "default"
     assert c.ignored_keys == (STS + "role.arn",)
 
 
@@ -918,12 +956,17 @@ def test_other_credentials_providers_not_supported_yet() -> None:
 
 def test_error_handling_defaults_are_kafka_connects() -> None:
     c = build()
-    assert (c.errors_tolerance, c.errors_log_enable, c.errors_log_include_messages) == (
+    assert (c.errors.tolerance, c.errors.log_enable, c.errors.log_include_messages) == (
         "none",
         False,
         False,
     )
-    assert (c.dlq_topic, c.dlq_replication_factor, c.dlq_context_headers, c.dlq_table) == (
+    assert (
+        c.errors.dlq_topic,
+        c.errors.dlq_replication_factor,
+        c.errors.dlq_context_headers,
+        c.errors.dlq_table,
+    ) == (
         None,
         3,
         False,
@@ -943,9 +986,13 @@ def test_error_handling_keys() -> None:
             "dlq.table": "/tmp/dlq",
         }
     )
-    assert c.errors_tolerance == "all"
-    assert c.errors_log_enable and c.errors_log_include_messages and c.dlq_context_headers
-    assert (c.dlq_topic, c.dlq_replication_factor, c.dlq_table) == ("dlq-s3-sink", 1, "/tmp/dlq")
+    assert c.errors.tolerance == "all"
+    assert c.errors.log_enable and c.errors.log_include_messages and c.errors.dlq_context_headers
+    assert (c.errors.dlq_topic, c.errors.dlq_replication_factor, c.errors.dlq_table) == (
+        "dlq-s3-sink",
+        1,
+        "/tmp/dlq",
+    )
     d = c.describe()
     assert d["errors.tolerance"] == "all"
     assert d["errors.deadletterqueue.topic.name"] == "dlq-s3-sink"
@@ -991,9 +1038,9 @@ def test_extra_object_tags() -> None:
     c = with_keys(
         {"s3.object.tagging": "true", "s3.object.tagging.key.value.pairs": "a:1, b : x:y"}
     )
-    assert c.s3_object_tagging_extra == (("a", "1"), ("b", "x:y"))
+    assert c.s3.object_tagging_extra == (("a", "1"), ("b", "x:y"))
     assert c.describe()["s3.object.tagging.key.value.pairs"] == "a:1,b:x:y"
-    assert build().s3_object_tagging_extra == ()
+    assert build().s3.object_tagging_extra == ()
 
 
 @pytest.mark.parametrize(

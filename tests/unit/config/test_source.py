@@ -43,13 +43,17 @@ def problems(mapping: dict[str, object]) -> str:
 
 def test_defaults_mirror_the_sink() -> None:
     c = SourceConfig.from_mapping(MINIMAL)
-    assert c.format == "avro"
-    assert c.topics_dir == "topics" and c.directory_delim == "/" and c.file_delim == "+"
+    assert c.format.name == "avro"
+    assert (
+        c.layout.topics_dir == "topics"
+        and c.layout.directory_delim == "/"
+        and c.layout.file_delim == "+"
+    )
     assert c.behavior_on_error == "fail"
-    assert c.trigger == "availableNow"
-    assert c.value_converter == "json" and c.value_converter_schemas_enable
+    assert c.streaming.trigger == "availableNow"
+    assert c.converters.value == "json" and c.converters.value_schemas_enable
     assert c.destination("orders") == "copy_of_orders"
-    assert c.topic_creation_enable
+    assert c.destinations.creation_enable
 
 
 def test_a_sink_config_works_with_its_writing_keys_ignored() -> None:
@@ -69,14 +73,14 @@ def test_a_sink_config_works_with_its_writing_keys_ignored() -> None:
         "confluent.topic.bootstrap.servers": "localhost:9092",
     }
     c = SourceConfig.from_mapping(sink)
-    assert c.partitioner == "time"
+    assert c.partitioner.name == "time"
     assert c.flush_size == 3
     assert {"avro.codec", "rotate.interval.ms", "path.format", "tasks.max"} <= set(c.ignored_keys)
 
 
 def test_regex_router_keys_are_accepted_as_they_are() -> None:
     c = SourceConfig.from_mapping({**MINIMAL, **ADD_PREFIX})
-    assert c.transforms == (RegexRoute(".*", "copy_of_$0"),)
+    assert c.routing.transforms == (RegexRoute(".*", "copy_of_$0"),)
     assert c.destination("s3_topic") == "copy_of_s3_topic"
 
 
@@ -150,7 +154,7 @@ def test_behavior_on_error_values() -> None:
 
 def test_poll_interval_is_the_trigger() -> None:
     c = build(s3_poll_interval_ms="15000")
-    assert c.trigger == "15 seconds" and c.trigger_interval_ms == 15000
+    assert c.streaming.trigger == "15 seconds" and c.streaming.trigger_interval_ms == 15000
     assert "set only one" in problems({**MINIMAL, "s3.poll.interval.ms": "1", "trigger": "1s"})
 
 
@@ -159,7 +163,7 @@ def test_converters() -> None:
         value_converter="org.apache.kafka.connect.converters.ByteArrayConverter",
         key_converter="string",
     )
-    assert c.value_converter == "bytearray" and c.key_converter == "string"
+    assert c.converters.value == "bytearray" and c.converters.key == "string"
     message = problems({**MINIMAL, "value.converter": "io.confluent.connect.avro.AvroConverter"})
     assert "value.converter=io.confluent.connect.avro.AvroConverter is invalid" in message
 
@@ -219,4 +223,4 @@ def test_notebook_widgets_override_the_whole_config() -> None:
     declare_source_widgets(widgets)
     config = source_config_from_widgets(widgets)
     assert config.destination("orders") == "mirror_orders"
-    assert config.format == "avro"
+    assert config.format.name == "avro"

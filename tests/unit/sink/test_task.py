@@ -49,7 +49,7 @@ def _batch(offsets: list[int], *, topic: str = "events", partition: int = 0) -> 
 
 
 def _run(config: SinkConfig, *batches: pa.RecordBatch) -> list[dict[str, object]]:
-    root = local_state_root(config.checkpoint_location)
+    root = local_state_root(config.streaming.checkpoint_location)
     assert root is not None
     task = PartitionTask(config, str(root), 0)
     return [row for out in task(iter(batches)) for row in out.to_pylist()]

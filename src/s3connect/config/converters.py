@@ -1,0 +1,175 @@
+"""Converter keys: ``key.converter`` / ``value.converter`` and their ``schemas.enable``, with the
+sink's ``schema.compatibility`` (Confluent Cloud's ``input.data.format`` too)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, cast
+
+from s3connect.config.parsing import bool_text
+from s3connect.config.reader import KeyReader, resolve_class
+from s3connect.convert.registry.client import REGISTRY_CONVERTER_CLASSES
+
+__all__ = [
+    "CONVERTER_CLASSES",
+    "SINK_CONVERTER_CLASSES",
+    "ConvertersConfig",
+    "SourceConvertersConfig",
+]
+
+CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
+    {
+        "json": "org.apache.kafka.connect.json.JsonConverter",
+        "string": "org.apache.kafka.connect.storage.StringConverter",
+        "bytearray": "org.apache.kafka.connect.converters.ByteArrayConverter",
+    }
+)
+"""Short converter name -> Kafka Connect converter class."""
+
+SINK_CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
+    {**CONVERTER_CLASSES, **REGISTRY_CONVERTER_CLASSES}
+)
+"""The sink's converters: Kafka's and Confluent's Schema Registry ones (``avro``,
+``jsonschema``, ``protobuf``)."""
+
+ConverterName = Literal["json", "string", "bytearray"]
+SinkConverterName = Literal["json", "string", "bytearray", "avro", "jsonschema", "protobuf"]
+CompatibilityMode = Literal["NONE", "BACKWARD", "FORWARD", "FULL"]
+
+# Confluent Cloud's input.data.format -> converter.
+_CLOUD_INPUTS = {
+    "JSON": "json",
+    "STRING": "string",
+    "BYTES": "bytearray",
+    "AVRO": "avro",
+    "JSON_SR": "jsonschema",
+    "PROTOBUF": "protobuf",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConvertersConfig:
+    """The sink's converters (Kafka bytes -> Connect data) and how it takes a value schema
+    change (Confluent's ``StorageSchemaCompatibility``)."""
+
+    key: SinkConverterName = "json"
+    value: SinkConverterName = "json"
+    key_schemas_enable: bool = True
+    value_schemas_enable: bool = True
+    schema_compatibility: CompatibilityMode = "NONE"
+
+    @classmethod
+    def read(cls, r: KeyReader) -> ConvertersConfig:
+        """Read the keys (a Schema Registry converter's own keys: see ``RegistryConfig``)."""
+        compatibility = r.choice(
+            "schema.compatibility", "NONE", ("NONE", "BACKWARD", "FORWARD", "FULL")
+        )
+        allowed = (
+            f"must be one of {', '.join(SINK_CONVERTER_CLASSES)} or their converter classes "
+            f"({', '.join(SINK_CONVERTER_CLASSES.values())})"
+        )
+        names: dict[str, str] = {}
+        for side in ("key", "value"):
+            key = f"{side}.converter"
+            names[side] = "json"
+            value = r.get(key)
+            if value is not None:
+                short = resolve_class(value, SINK_CONVERTER_CLASSES)
+                if short is None:
+                    r.invalid(key, value, allowed)
+                else:
+                    names[side] = short
+        value_schemas_default = _read_cloud_input(r, names)
+        return cls(
+            key=cast(SinkConverterName, names["key"]),
+            value=cast(SinkConverterName, names["value"]),
+            key_schemas_enable=r.boolean("key.converter.schemas.enable", True),
+            value_schemas_enable=r.boolean("value.converter.schemas.enable", value_schemas_default),
+            schema_compatibility=cast(CompatibilityMode, compatibility),
+        )
+
+    def describe(self) -> dict[str, str]:
+        """The keys under their names, class names in full."""
+        return {
+            "key.converter": SINK_CONVERTER_CLASSES[self.key],
+            "key.converter.schemas.enable": bool_text(self.key_schemas_enable),
+            "value.converter": SINK_CONVERTER_CLASSES[self.value],
+            "value.converter.schemas.enable": bool_text(self.value_schemas_enable),
+            "schema.compatibility": self.schema_compatibility,
+        }
+
+
+def _read_cloud_input(r: KeyReader, names: dict[str, str]) -> bool:
+    """Confluent Cloud's ``input.data.format`` as the value converter; returns the default of
+    ``value.converter.schemas.enable`` (Cloud's JSON input is schemaless)."""
+    idf = r.get("input.data.format")
+    if idf is None:
+        return True
+    mapped = _CLOUD_INPUTS.get(idf.strip().upper())
+    if mapped is None:
+        r.invalid(
+            "input.data.format", idf, "must be one of AVRO, JSON_SR, PROTOBUF, JSON, STRING, BYTES"
+        )
+    elif r.has("value.converter") and names["value"] != mapped:
+        r.problem(
+            f"input.data.format={idf.strip()} and value.converter="
+            f"{r.raw_text('value.converter').strip()} disagree: set only one of them"
+        )
+    else:
+        names["value"] = mapped
+        return mapped != "json"
+    return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceConvertersConfig:
+    """The source's converters: how records are serialized back (Connect data -> Kafka bytes)."""
+
+    key: ConverterName = "json"
+    value: ConverterName = "json"
+    key_schemas_enable: bool = True
+    value_schemas_enable: bool = True
+    value_decimal_format: str = "BASE64"
+    """``value.converter.decimal.format``: JsonConverter's BASE64 or NUMERIC decimals."""
+
+    @classmethod
+    def read(cls, r: KeyReader) -> SourceConvertersConfig:
+        """Read the keys (Kafka's converters only)."""
+        names: dict[str, str] = {}
+        schemas: dict[str, bool] = {}
+        for side in ("key", "value"):
+            key = f"{side}.converter"
+            value = r.get(key)
+            names[side] = "json"
+            if value is not None:
+                short = resolve_class(value, CONVERTER_CLASSES)
+                if short is None:
+                    r.invalid(
+                        key,
+                        value,
+                        "must be one of json, string, bytearray or their converter classes",
+                    )
+                else:
+                    names[side] = short
+            schemas[side] = r.boolean(f"{key}.schemas.enable", True)
+        return cls(
+            key=cast(ConverterName, names["key"]),
+            value=cast(ConverterName, names["value"]),
+            key_schemas_enable=schemas["key"],
+            value_schemas_enable=schemas["value"],
+            value_decimal_format=r.choice(
+                "value.converter.decimal.format", "BASE64", ("BASE64", "NUMERIC")
+            ),
+        )
+
+    def describe(self) -> dict[str, str]:
+        """The keys under their names, class names in full."""
+        return {
+            "key.converter": CONVERTER_CLASSES[self.key],
+            "key.converter.schemas.enable": bool_text(self.key_schemas_enable),
+            "value.converter": CONVERTER_CLASSES[self.value],
+            "value.converter.schemas.enable": bool_text(self.value_schemas_enable),
+            "value.converter.decimal.format": self.value_decimal_format,
+        }

@@ -1,0 +1,127 @@
+"""Schema Registry keys of the sink's Schema Registry converters
+(``<side>.converter.schema.registry.url`` and basic auth), and the converters' other
+``<side>.converter.*`` properties."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from s3connect.config.converters import SINK_CONVERTER_CLASSES, ConvertersConfig
+from s3connect.config.reader import KeyReader
+from s3connect.convert.registry.client import (
+    REGISTRY_CONVERTER_CLASSES,
+    RegistrySettings,
+    display_url,
+)
+
+__all__ = ["RegistryConfig"]
+
+# Schema Registry converter settings that change the Connect data: accepted at their default.
+_SR_CONVERTER_DEFAULTS = {
+    "key.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+    "value.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+    "connect.meta.data": "true",
+    "enhanced.avro.schema.support": "false",
+    "enhanced.protobuf.schema.support": "false",
+    "generalized.sum.type.support": "false",
+    "scrub.invalid.names": "false",
+    "use.latest.version": "false",
+    "int.for.enums": "false",
+    "optional.for.nullables": "false",
+    "optional.for.proto2": "false",
+    "wrapper.for.nullables": "false",
+    "wrapper.for.raw.primitives": "true",
+    "use.optional.for.nonrequired": "false",
+}
+# JsonConverter settings that change the Connect data: accepted at their default.
+_JSON_CONVERTER_LATER = {"decimal.format": "base64", "replace.null.with.default": "true"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegistryConfig:
+    """The Schema Registry of each Schema Registry converter (None for the others)."""
+
+    key: RegistrySettings | None = None
+    """``key.converter.schema.registry.url`` and basic auth."""
+    value: RegistrySettings | None = None
+    """``value.converter.schema.registry.url`` and basic auth."""
+
+    @classmethod
+    def read(cls, r: KeyReader, converters: ConvertersConfig) -> RegistryConfig:
+        """Read the registry keys of ``converters``' Schema Registry converters, then the other
+        ``<side>.converter.*`` keys (settings that change the data only at their default)."""
+        sides = {
+            side: name
+            for side, name in (("key", converters.key), ("value", converters.value))
+            if name in REGISTRY_CONVERTER_CLASSES
+        }
+        settings = {side: _read_registry(r, side, name) for side, name in sides.items()}
+        for side in ("key", "value"):
+            _read_properties(r, side, side in sides)
+        return cls(key=settings.get("key"), value=settings.get("value"))
+
+    def describe(self, masked: bool = True) -> dict[str, str]:
+        """The keys under their names (registry URLs without credentials when ``masked``)."""
+        d: dict[str, str] = {}
+        for side, registry in (("key", self.key), ("value", self.value)):
+            if registry is not None:
+                prefix = f"{side}.converter."
+                d[prefix + "schema.registry.url"] = registry.display_url if masked else registry.url
+                d[prefix + "basic.auth.credentials.source"] = registry.credentials_source
+                if registry.user_info is not None:
+                    d[prefix + "basic.auth.user.info"] = registry.user_info
+        return d
+
+
+def _read_registry(r: KeyReader, side: str, converter: str) -> RegistrySettings | None:
+    """``<side>.converter.schema.registry.url`` and basic auth of a Schema Registry converter."""
+    prefix = f"{side}.converter."
+    what = f"for {SINK_CONVERTER_CLASSES[converter]}"
+    url = r.optional(prefix + "schema.registry.url")
+    if url is None:
+        r.missing(prefix + "schema.registry.url", f"the Schema Registry base URL {what}")
+        return None
+    if not all(re.match(r"^https?://\S+$", u.strip()) for u in url.split(",")):
+        r.invalid(prefix + "schema.registry.url", display_url(url), "must be http(s) URLs")
+    source = r.choice(
+        prefix + "basic.auth.credentials.source", "URL", ("URL", "USER_INFO", "SASL_INHERIT")
+    )
+    if source == "SASL_INHERIT":
+        r.later(prefix + "basic.auth.credentials.source", source, "only URL and USER_INFO")
+    user_info = r.optional(prefix + "basic.auth.user.info")
+    if source == "USER_INFO":
+        if user_info is None:
+            r.missing(prefix + "basic.auth.user.info", f"user:password with USER_INFO {what}")
+        elif ":" not in user_info:
+            r.invalid(prefix + "basic.auth.user.info", user_info, "must be user:password")
+        elif "@" in url.split("//", 1)[-1].split("/", 1)[0]:
+            r.problem(
+                f"{prefix}schema.registry.url has user info and "
+                f"{prefix}basic.auth.credentials.source=USER_INFO: keep the credentials in one "
+                "place"
+            )
+    elif user_info is not None:
+        r.ignore(prefix + "basic.auth.user.info")
+    return RegistrySettings(url=url, credentials_source=source, user_info=user_info)
+
+
+def _read_properties(r: KeyReader, side: str, registry: bool) -> None:
+    """The ``<side>.converter.*`` keys not read yet: accepted at their default, ignored, or left
+    unread (reported as unknown)."""
+    prefix = f"{side}.converter."
+    for key in r.unread(prefix):
+        suffix = key[len(prefix) :]
+        value = r.get(key) or ""
+        if registry and suffix in _SR_CONVERTER_DEFAULTS:
+            if value.strip().lower() != _SR_CONVERTER_DEFAULTS[suffix].lower():
+                r.later(key, value, f"only the default {_SR_CONVERTER_DEFAULTS[suffix]}")
+        elif registry or suffix == "schemas.cache.size":
+            r.ignore(key)
+        elif suffix in _JSON_CONVERTER_LATER:
+            if value.strip().lower() != _JSON_CONVERTER_LATER[suffix]:
+                r.later(key, value, "only the JsonConverter default is supported")
+        elif suffix.startswith(("schema.registry.", "basic.auth.")):
+            r.ignore(key)  # the converter is not a Schema Registry one
+        else:
+            r.used.discard(key)  # reported as unknown
