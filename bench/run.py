@@ -316,7 +316,7 @@ def main() -> int:
     dest = ROOT / "bench" / "results"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / f"sink-{args.partitions}p.json").write_text(
-        json.dumps({"args": vars(args), "results": results}, indent=2)
+        json.dumps({"args": vars(args), "results": results}, indent=2, default=str)
     )
     return 0
 

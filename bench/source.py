@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import KAFKA, ROOT, _tree_rss_kb
+from run import KAFKA, ROOT, _tree_sample
 
 
 def _record(i: int, size: int) -> bytes:
@@ -96,6 +97,43 @@ def run_child(data: Path, topic: str, checkpoint: Path) -> None:
     print(f"QUERY_SECONDS {time.monotonic() - started:.3f}", flush=True)
 
 
+def measure_source(
+    work: Path, topic: str, checkpoint: str, baseline: Path | None
+) -> dict[str, float]:
+    """Run the source in a child process (``baseline``: another checkout's); query seconds, peak
+    RSS and CPU seconds of its process tree."""
+    script, env = Path(__file__), dict(os.environ)
+    if baseline is not None:
+        script, env["PYTHONPATH"] = baseline / "bench" / "source.py", str(baseline / "src")
+    cmd = [
+        sys.executable,
+        str(script),
+        "--child",
+        str(work / "data"),
+        topic,
+        str(work / checkpoint),
+    ]
+    log = work / f"{checkpoint}.log"
+    cpu: dict[int, float] = {}
+    with log.open("w") as out:
+        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        peak = 0
+        while child.poll() is None:
+            rss, tree = _tree_sample(child.pid)
+            peak = max(peak, rss)
+            cpu.update(tree)
+            time.sleep(0.2)
+    text = log.read_text(errors="replace")
+    if child.returncode != 0:
+        raise SystemExit(f"source failed:\n{text[-5000:]}")
+    query = [line.split()[1] for line in text.splitlines() if line.startswith("QUERY_SECONDS")]
+    return {
+        "seconds": float(query[-1]),
+        "peak_rss_mb": peak / 1024,
+        "cpu_seconds": sum(cpu.values()),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=int, default=1_000_000)
@@ -103,6 +141,7 @@ def main() -> int:
     parser.add_argument("--record-bytes", type=int, default=1024)
     parser.add_argument("--per-object", type=int, default=10_000)
     parser.add_argument("--child", nargs=3, metavar=("DATA", "TOPIC", "CHECKPOINT"))
+    parser.add_argument("--baseline", type=Path, help="also run another checkout's source")
     args = parser.parse_args()
     if args.child:
         run_child(Path(args.child[0]), args.child[1], Path(args.child[2]))
@@ -118,32 +157,24 @@ def main() -> int:
     seconds = produce_from_memory(f"{topic}-mem", args.records, args.partitions, args.record_bytes)
     results["producer"] = {"seconds": seconds}
 
-    cmd = [sys.executable, __file__, "--child", str(work / "data"), topic, str(work / "ck")]
-    log = work / "child.log"
-    with log.open("w") as out:
-        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        peak = 0
-        while child.poll() is None:
-            peak = max(peak, _tree_rss_kb(child.pid))
-            time.sleep(0.2)
-    text = log.read_text(errors="replace")
-    if child.returncode != 0:
-        raise SystemExit(f"source failed:\n{text[-5000:]}")
-    query = [line.split()[1] for line in text.splitlines() if line.startswith("QUERY_SECONDS")]
-    results["s3connect"] = {"seconds": float(query[-1]), "peak_rss_mb": peak / 1024}
+    results["s3connect"] = measure_source(work, topic, "ck", None)
+    if args.baseline is not None:
+        results["s3connect-baseline"] = measure_source(work, f"{topic}", "ck-base", args.baseline)
 
     for name, r in results.items():
         r["records_per_s"] = args.records / r["seconds"]
         r["mb_per_s"] = mb / r["seconds"]
         extra = f"  peak RSS {r['peak_rss_mb']:.0f} MB" if "peak_rss_mb" in r else ""
-        print(f"{name:<10} {r['seconds']:7.1f} s {r['records_per_s']:10.0f} rec/s "
+        if "cpu_seconds" in r:
+            extra += f"  CPU {r['cpu_seconds'] / (args.records / 1e6):.1f} s/M records"
+        print(f"{name:<18} {r['seconds']:7.1f} s {r['records_per_s']:10.0f} rec/s "
               f"{r['mb_per_s']:7.1f} MB/s{extra}", flush=True)  # fmt: skip
     ratio = results["s3connect"]["records_per_s"] / results["producer"]["records_per_s"]
     print(f"s3connect / producer: {ratio:.2f}x")
     dest = ROOT / "bench" / "results"
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "source.json").write_text(
-        json.dumps({"args": vars(args), "results": results}, indent=2)
+        json.dumps({"args": vars(args), "results": results}, indent=2, default=str)
     )
     shutil.rmtree(work, ignore_errors=True)
     return 0

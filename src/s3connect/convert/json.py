@@ -1,8 +1,5 @@
-"""Kafka Connect converters: raw Kafka key/value bytes -> (value, ConnectSchema | None).
-
-Behaviour follows Kafka's ``org.apache.kafka.connect.json.JsonConverter``,
-``org.apache.kafka.connect.storage.StringConverter`` and
-``org.apache.kafka.connect.converters.ByteArrayConverter``.
+"""Kafka's ``org.apache.kafka.connect.json.JsonConverter``: JSON bytes (with or without the
+``{"schema", "payload"}`` envelope) to a Connect value and schema, and back.
 
 Logical types are represented as Python values: ``Timestamp`` -> timezone-aware
 :class:`datetime.datetime` (UTC), ``Date`` -> :class:`datetime.date`, ``Time`` ->

@@ -1,4 +1,11 @@
-"""The S3 source as a PySpark streaming data source"""
+"""The S3 source as a PySpark streaming data source (``pyspark.sql.datasource``).
+
+Offsets (:mod:`s3connect.source.offsets`) say, per source topic-partition, the last object
+published and how many of its records. Every ``latestOffset`` lists the bucket again, so new
+objects and folders are found while the query runs; each micro-batch has one input partition
+(one Spark task) per source topic-partition, which reads its objects in start-offset order and
+emits the records serialized with the configured converters.
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Object storage: S3 (boto3, multipart) and a local folder (``file://``), same key layout.
+"""S3 storage through boto3: multipart uploads, SSE, ACLs, tags, static or assumed-role keys.
 
 Objects become visible atomically: a writer streams parts of ``s3.part.size`` bytes into an S3
 multipart upload and completes it on close (one ``PutObject`` when the object fits in one part);
 on error the upload is aborted, so a reader never sees a partial object. Memory held per open
-writer is at most one part. A local destination writes a hidden temporary file and renames it.
+writer is at most one part.
 
 S3 options as Confluent's ``S3OutputStream`` / ``S3Storage`` send them: the canned ACL and SSE
 headers on the request that creates the object (``CreateMultipartUpload`` or ``PutObject``), the

@@ -14,20 +14,3 @@ Modules: one per transform family (``cast``, ``extract``, ``flatten``, ``headers
 ``structs``, ``values`` and ``value_parser`` for Connect's ``Values``, ``simple_date_format``).
 ``regex_router`` keeps the source config's ``RegexRoute``.
 """
-
-from __future__ import annotations
-
-from s3connect.transforms.base import DataError, Predicate, Transformation
-from s3connect.transforms.chain import Stage, TransformationChain, build_chain
-from s3connect.transforms.registry import PREDICATES, TRANSFORMATIONS
-
-__all__ = [
-    "PREDICATES",
-    "TRANSFORMATIONS",
-    "DataError",
-    "Predicate",
-    "Stage",
-    "Transformation",
-    "TransformationChain",
-    "build_chain",
-]

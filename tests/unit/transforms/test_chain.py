@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from s3connect.errors import RecordError, TransformationError
-from s3connect.transforms import PREDICATES, TRANSFORMATIONS, build_chain
+from s3connect.transforms.chain import build_chain
+from s3connect.transforms.registry import PREDICATES, TRANSFORMATIONS
 from tests.unit.transforms.xformhelp import NOW_MS, STRING, K, P, one, one_problems, problems, rec
 
 FILTER_TOMBSTONES = {

@@ -9,7 +9,7 @@ import pytest
 from s3connect.connect.records import Header, SinkRecord
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.errors import ConfigError
-from s3connect.transforms import TransformationChain, build_chain
+from s3connect.transforms.chain import TransformationChain, build_chain
 
 K = "org.apache.kafka.connect.transforms."
 P = "org.apache.kafka.connect.transforms.predicates."
