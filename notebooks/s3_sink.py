@@ -22,7 +22,7 @@
 # COMMAND ----------
 
 from s3connect.app.logs import configure_logging
-from s3connect.app.secrets import connector_secrets
+from s3connect.app.secrets import connector_secrets, secret_lookup
 from s3connect.app.sink_notebook import (
     declare_sink_widgets,
     show_effective_config,
@@ -42,7 +42,8 @@ declare_sink_widgets(widgets)
 
 # COMMAND ----------
 
-config = sink_config_from_widgets(widgets, connector_secrets(globals().get("dbutils")))
+dbutils = globals().get("dbutils")
+config = sink_config_from_widgets(widgets, connector_secrets(dbutils), secret_lookup(dbutils))
 show_effective_config(config)
 
 # COMMAND ----------

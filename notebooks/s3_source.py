@@ -26,7 +26,7 @@
 # COMMAND ----------
 
 from s3connect.app.logs import configure_logging
-from s3connect.app.secrets import connector_secrets
+from s3connect.app.secrets import connector_secrets, secret_lookup
 from s3connect.app.source_notebook import (
     declare_source_widgets,
     show_source_config,
@@ -45,7 +45,8 @@ declare_source_widgets(widgets)
 
 # COMMAND ----------
 
-config = source_config_from_widgets(widgets, connector_secrets(globals().get("dbutils")))
+dbutils = globals().get("dbutils")
+config = source_config_from_widgets(widgets, connector_secrets(dbutils), secret_lookup(dbutils))
 show_source_config(config)
 
 # COMMAND ----------

@@ -17,7 +17,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SCOPE_ENV", "SECRET_KEYS", "connector_secrets"]
+from s3connect.config.providers import SecretLookup
+
+__all__ = ["SCOPE_ENV", "SECRET_KEYS", "connector_secrets", "secret_lookup"]
 
 SCOPE_ENV = "S3CONNECT_SECRET_SCOPE"
 """Environment variable naming the secret scope (set on the job clusters by the bundle)."""
@@ -60,3 +62,16 @@ def connector_secrets(
         for key, name, _ in SECRET_KEYS
         if name in present
     }
+
+
+def secret_lookup(dbutils: Any | None = None) -> SecretLookup | None:
+    """What ``${secrets:<scope>/<key>}`` config values are read with: ``dbutils.secrets.get`` on
+    Databricks; None elsewhere (the config then reads the local places, see
+    :mod:`s3connect.config.providers`)."""
+    if dbutils is None:
+        return None
+
+    def lookup(scope: str, key: str) -> str:
+        return str(dbutils.secrets.get(scope=scope, key=key))
+
+    return lookup

@@ -19,6 +19,7 @@ from s3connect.app.widgets import (
     whole_config,
     widget_overrides,
 )
+from s3connect.config.providers import SecretLookup
 from s3connect.config.sink import SinkConfig
 
 __all__ = [
@@ -112,13 +113,18 @@ def declare_sink_widgets(widgets: Widgets) -> None:
 
 
 def sink_config_from_widgets(
-    widgets: Widgets, secrets: Mapping[str, str] | None = None
+    widgets: Widgets,
+    secrets: Mapping[str, str] | None = None,
+    lookup: SecretLookup | None = None,
 ) -> SinkConfig:
     """The effective sink config: the whole-config widget, overridden by non-empty widgets,
-    plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets)."""
+    plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets);
+    ``${secrets:...}`` values are read with ``lookup`` (see :func:`.secrets.secret_lookup`)."""
     base = whole_config(widgets.get("connector.config"))
     overrides = widget_overrides(widgets, SINK_WIDGETS, skip="connector.config")
-    return SinkConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
+    return SinkConfig.from_mapping(
+        base, overrides={**overrides, **(secrets or {})}, secret_lookup=lookup
+    )
 
 
 def show_effective_config(config: SinkConfig, show: Callable[[str], None] = print) -> None:

@@ -18,6 +18,7 @@ from s3connect.app.widgets import (
     whole_config,
     widget_overrides,
 )
+from s3connect.config.providers import SecretLookup
 from s3connect.config.source import SourceConfig
 
 __all__ = [
@@ -65,13 +66,18 @@ def declare_source_widgets(widgets: Widgets) -> None:
 
 
 def source_config_from_widgets(
-    widgets: Widgets, secrets: Mapping[str, str] | None = None
+    widgets: Widgets,
+    secrets: Mapping[str, str] | None = None,
+    lookup: SecretLookup | None = None,
 ) -> SourceConfig:
     """The effective source config: the whole-config widget, overridden by non-empty widgets,
-    plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets)."""
+    plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets);
+    ``${secrets:...}`` values are read with ``lookup`` (see :func:`.secrets.secret_lookup`)."""
     base = whole_config(widgets.get("connector.config"))
     overrides = widget_overrides(widgets, SOURCE_WIDGETS, skip="connector.config")
-    return SourceConfig.from_mapping(base, overrides={**overrides, **(secrets or {})})
+    return SourceConfig.from_mapping(
+        base, overrides={**overrides, **(secrets or {})}, secret_lookup=lookup
+    )
 
 
 def show_source_config(config: SourceConfig, show: Callable[[str], None] = print) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from s3connect.config.properties import parse_properties
+from s3connect.config.providers import SecretLookup, resolve_config
 from s3connect.errors import ConfigError
 
 __all__ = [
@@ -154,8 +155,18 @@ def overrides_mapping(overrides: Overrides) -> Mapping[str, object]:
     return out
 
 
-def raw_config(mapping: Mapping[str, object], overrides: Overrides = None) -> dict[str, str]:
-    """A connector config with ``overrides`` applied on top, every value a string."""
+def raw_config(
+    mapping: Mapping[str, object],
+    overrides: Overrides = None,
+    secret_lookup: SecretLookup | None = None,
+) -> dict[str, str]:
+    """A connector config with ``overrides`` applied on top, every value a string, and every
+    config-provider reference (``${provider:[path:]key}``) resolved (see
+    :mod:`s3connect.config.providers`; ``secret_lookup`` reads ``${secrets:...}``).
+
+    Raises:
+        ConfigError: a reference cannot be resolved (naming key and provider, never a value).
+    """
     raw = normalise(mapping)
     raw.update(normalise(overrides_mapping(overrides)))
-    return raw
+    return dict(resolve_config(raw, secret_lookup=secret_lookup).config)

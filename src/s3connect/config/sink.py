@@ -30,6 +30,7 @@ from s3connect.config.layout import LayoutConfig
 from s3connect.config.masking import masked as mask
 from s3connect.config.parsing import Overrides, load_config_file, raw_config
 from s3connect.config.partitioner import PartitionerConfig
+from s3connect.config.providers import SecretLookup
 from s3connect.config.reader import INT_MAX, KeyReader
 from s3connect.config.registry import RegistryConfig
 from s3connect.config.rotation import RotationConfig
@@ -109,25 +110,39 @@ class SinkConfig:
     """Keys that were accepted but have no effect here (for a warning)."""
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[str, object], overrides: Overrides = None) -> SinkConfig:
+    def from_mapping(
+        cls,
+        mapping: Mapping[str, object],
+        overrides: Overrides = None,
+        *,
+        secret_lookup: SecretLookup | None = None,
+    ) -> SinkConfig:
         """Validate a connector config (flat dict) plus overrides applied on top.
 
         Args:
             mapping: Connector config keys to values (strings or JSON-like scalars).
             overrides: ``{key: value}`` or ``["key=value", ...]`` (``--set`` / widget values).
+            secret_lookup: ``(scope, key) -> secret`` for ``${secrets:...}`` references
+                (``dbutils.secrets.get``); None: the local places (see :mod:`.providers`).
 
         Raises:
             ConfigError: listing every invalid, missing, unknown or unsupported key.
         """
-        reader = KeyReader(raw_config(mapping, overrides))
+        reader = KeyReader(raw_config(mapping, overrides, secret_lookup))
         config = cls.read(reader)
         reader.finish("connector config", "Confluent S3 sink or s3connect")
         return config
 
     @classmethod
-    def from_file(cls, path: str | Path, overrides: Overrides = None) -> SinkConfig:
+    def from_file(
+        cls,
+        path: str | Path,
+        overrides: Overrides = None,
+        *,
+        secret_lookup: SecretLookup | None = None,
+    ) -> SinkConfig:
         """Load a JSON or ``.properties`` file and validate it (see :meth:`from_mapping`)."""
-        return cls.from_mapping(load_config_file(path), overrides)
+        return cls.from_mapping(load_config_file(path), overrides, secret_lookup=secret_lookup)
 
     @classmethod
     def read(cls, r: KeyReader) -> SinkConfig:

@@ -29,6 +29,7 @@ from s3connect.config.layout import LayoutConfig
 from s3connect.config.masking import masked as mask
 from s3connect.config.parsing import Overrides, load_config_file, raw_config
 from s3connect.config.partitioner import PartitionerConfig
+from s3connect.config.providers import SecretLookup
 from s3connect.config.reader import INT_MAX, KeyReader
 from s3connect.config.routing import DestinationConfig, RoutingConfig
 from s3connect.config.s3 import S3Config
@@ -118,22 +119,32 @@ class SourceConfig:
 
     @classmethod
     def from_mapping(
-        cls, mapping: Mapping[str, object], overrides: Overrides = None
+        cls,
+        mapping: Mapping[str, object],
+        overrides: Overrides = None,
+        *,
+        secret_lookup: SecretLookup | None = None,
     ) -> SourceConfig:
         """Validate a connector config (flat dict) plus overrides (``--set`` / widgets).
 
         Raises:
             ConfigError: listing every invalid, missing or unknown key.
         """
-        reader = KeyReader(raw_config(mapping, overrides))
+        reader = KeyReader(raw_config(mapping, overrides, secret_lookup))
         config = cls.read(reader)
         reader.finish("source connector config", "Confluent S3 source/sink or s3connect")
         return config
 
     @classmethod
-    def from_file(cls, path: str | Path, overrides: Overrides = None) -> SourceConfig:
+    def from_file(
+        cls,
+        path: str | Path,
+        overrides: Overrides = None,
+        *,
+        secret_lookup: SecretLookup | None = None,
+    ) -> SourceConfig:
         """Load a JSON or ``.properties`` file and validate it (see :meth:`from_mapping`)."""
-        return cls.from_mapping(load_config_file(path), overrides)
+        return cls.from_mapping(load_config_file(path), overrides, secret_lookup=secret_lookup)
 
     @classmethod
     def read(cls, r: KeyReader) -> SourceConfig:

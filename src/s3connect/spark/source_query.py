@@ -28,7 +28,7 @@ from s3connect.source.reader import (
 )
 from s3connect.source.summary import SourceSummary
 from s3connect.spark.progress import BatchProgress, await_query
-from s3connect.spark.source_stream import SOURCE_FORMAT, S3SourceDataSource
+from s3connect.spark.source_stream import SOURCE_FORMAT, configured_source
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -75,16 +75,11 @@ class SourceRun:
 
 
 def _source_frame(spark: SparkSession, config: SourceConfig, pairs: list[tuple[str, int]]) -> Any:
-    import json
 
     from pyspark.sql import functions as F
 
-    spark.dataSource.register(S3SourceDataSource)
-    frame: DataFrame = (
-        spark.readStream.format(SOURCE_FORMAT)
-        .option("config", json.dumps(config.describe(masked=False)))
-        .load()
-    )
+    spark.dataSource.register(configured_source(config))
+    frame: DataFrame = spark.readStream.format(SOURCE_FORMAT).load()
     metrics = [F.count(F.lit(1)).alias("records")]
     metrics += [
         F.count_if((F.col("topic") == topic) & (F.col("partition") == partition)).alias(f"p{i}")

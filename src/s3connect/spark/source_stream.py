@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
@@ -50,6 +50,7 @@ __all__ = [
     "SOURCE_FORMAT",
     "S3SourceDataSource",
     "S3StreamReader",
+    "configured_source",
 ]
 
 
@@ -208,7 +209,10 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
 
 class S3SourceDataSource(DataSource):
-    """``spark.readStream.format("s3connect_s3_source").option("config", <json>)``."""
+    """``spark.readStream.format("s3connect_s3_source")``, made for one config by
+    :func:`configured_source`."""
+
+    CONFIG: ClassVar[SourceConfig | None] = None
 
     @classmethod
     def name(cls) -> str:
@@ -218,6 +222,17 @@ class S3SourceDataSource(DataSource):
         return ROW_SCHEMA
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
-        import json
+        if self.CONFIG is None:
+            raise ValueError("use configured_source(config): the source's config is not set")
+        return S3StreamReader(self.CONFIG)
 
-        return S3StreamReader(SourceConfig.from_mapping(json.loads(self.options["config"])))
+
+def configured_source(config: SourceConfig) -> type[S3SourceDataSource]:
+    """The data source class for ``config``. The config (credentials included) lives in the class
+    body, which Spark pickles by value to the Python workers; it is never a Spark option, so no
+    plan, Spark UI page or event log shows it."""
+    return type(
+        "S3SourceDataSource",
+        (S3SourceDataSource,),
+        {"CONFIG": config, "__module__": __name__, "__qualname__": "configured_source.<locals>"},
+    )

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from s3connect.app.secrets import SCOPE_ENV, SECRET_KEYS, connector_secrets
+import json
+
+from s3connect.app.secrets import SCOPE_ENV, SECRET_KEYS, connector_secrets, secret_lookup
+from s3connect.app.sink_notebook import declare_sink_widgets, sink_config_from_widgets
+from s3connect.app.widgets import LocalWidgets
 
 
 def test_locally_kafka_credentials_come_from_the_environment() -> None:
@@ -31,3 +35,52 @@ def test_every_connector_key_has_a_scope_key() -> None:
         ("kafka.api.secret", "kafka-api-secret"),
         ("kafka.sasl.jaas.config", "kafka-sasl-jaas-config"),
     ]
+
+
+class _Secrets:
+    """``dbutils.secrets`` of a stand-in workspace with one scope."""
+
+    def __init__(self, scope: dict[str, str]) -> None:
+        self.scope = scope
+        self.asked: list[tuple[str, str]] = []
+
+    def get(self, scope: str, key: str) -> str:
+        self.asked.append((scope, key))
+        return self.scope[key]
+
+    def list(self, scope: str) -> list[object]:
+        return []
+
+
+class _DbUtils:
+    def __init__(self, scope: dict[str, str]) -> None:
+        self.secrets = _Secrets(scope)
+
+
+def test_secrets_references_read_the_workspace_scope_through_dbutils() -> None:
+    dbutils = _DbUtils({"secret-key": "s3cr3t-SENTINEL", "access-key": "AKIA-SENTINEL"})
+    widgets = LocalWidgets(
+        [
+            "connector.config="
+            + json.dumps(
+                {
+                    "topics": "t",
+                    "kafka.bootstrap.servers": "broker:9092",
+                    "checkpoint.location": "/tmp/ck",
+                    "s3.bucket.name": "b",
+                    "format.class": "json",
+                    "flush.size": "1",
+                    "aws.access.key.id": "${secrets:aws/access-key}",
+                    "aws.secret.access.key": "${secrets:aws/secret-key}",
+                }
+            )
+        ]
+    )
+    declare_sink_widgets(widgets)
+    config = sink_config_from_widgets(widgets, {}, secret_lookup(dbutils))
+    assert config.s3.secret_access_key == "s3cr3t-SENTINEL"
+    assert dbutils.secrets.asked == [("aws", "access-key"), ("aws", "secret-key")]
+    shown = json.dumps(config.describe(masked=True))
+    # As Confluent's config types: the secret key is a password, the key id is not.
+    assert "s3cr3t-SENTINEL" not in shown and "AKIA-SENTINEL" in shown
+    assert secret_lookup(None) is None

@@ -1057,3 +1057,82 @@ def test_extra_object_tags_invalid(value: str, expected: str) -> None:
     text = problems({"s3.object.tagging.key.value.pairs": value})
     assert f"s3.object.tagging.key.value.pairs={value} is invalid" in text
     assert expected in text
+
+
+# --------------------------------------------------------------------------- config providers
+
+
+def test_the_overviews_secrets_example_resolves_and_stays_hidden(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("S3CONNECT_SECRET_AWS_ACCESS_KEY", "AKIA-SENTINEL")
+    monkeypatch.setenv("S3CONNECT_SECRET_AWS_SECRET_KEY", "secret-SENTINEL")
+    c = with_keys(
+        {
+            "aws.access.key.id": "${secrets:aws/access-key}",
+            "aws.secret.access.key": "${secrets:aws/secret-key}",
+        }
+    )
+    assert (c.s3.access_key_id, c.s3.secret_access_key) == ("AKIA-SENTINEL", "secret-SENTINEL")
+    shown = c.describe(masked=True)
+    assert shown["aws.secret.access.key"] == HIDDEN
+    assert "secret-SENTINEL" not in repr(c) and "secret-SENTINEL" not in str(shown)
+
+
+def test_env_file_and_directory_providers_and_a_secret_scope(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SINK_BUCKET", "from-env")
+    (tmp_path / "kafka.properties").write_text("bootstrap=broker:9093\n")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "topics").write_text("a,b")
+    scope = {("kafka", "jaas"): "org.apache.kafka.common.security.plain.PlainLoginModule required;"}
+    c = SinkConfig.from_mapping(
+        {
+            **MINIMAL,
+            "s3.bucket.name": "${env:SINK_BUCKET}",
+            "kafka.bootstrap.servers": f"${{file:{tmp_path}/kafka.properties:bootstrap}}",
+            "topics": f"${{directory:{tmp_path}/dir:topics}}",
+            "kafka.sasl.jaas.config": "${secrets:kafka/jaas}",
+        },
+        secret_lookup=lambda s, k: scope[(s, k)],
+    )
+    assert c.s3.bucket_name == "from-env"
+    assert c.kafka.bootstrap_servers == "broker:9093"
+    assert c.topics.names == ("a", "b")
+    assert c.kafka.options["sasl.jaas.config"].startswith("org.apache.kafka")
+    assert c.describe()["kafka.sasl.jaas.config"] == HIDDEN
+
+
+def test_an_unresolvable_reference_fails_naming_key_and_provider_not_the_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("S3CONNECT_SECRET_AWS_SECRET_KEY", raising=False)
+    monkeypatch.setenv("S3CONNECT_SECRETS_DIR", "/nonexistent")
+    monkeypatch.setenv("PARTLY", "visible-SENTINEL")
+    text = problems(
+        {
+            "aws.secret.access.key": "${secrets:aws/secret-key}",
+            "s3.bucket.name": "${env:NOT_SET_ANYWHERE}",
+            "topics": "${env:PARTLY}-${env:ALSO_NOT_SET}",
+        }
+    )
+    assert "aws.secret.access.key" in text and "secrets" in text
+    assert "s3.bucket.name" in text and "NOT_SET_ANYWHERE" in text
+    assert "topics" in text and "visible-SENTINEL" not in text
+
+
+def test_worker_style_provider_keys_are_accepted_and_not_config_keys(tmp_path: Path) -> None:
+    (tmp_path / "s3.properties").write_text("bucket=from-file\n")
+    c = with_keys(
+        {
+            "config.providers": "mine",
+            "config.providers.mine.class": (
+                "org.apache.kafka.common.config.provider.FileConfigProvider"
+            ),
+            "config.providers.mine.param.allowed.paths": str(tmp_path),
+            "s3.bucket.name": f"${{mine:{tmp_path}/s3.properties:bucket}}",
+        }
+    )
+    assert c.s3.bucket_name == "from-file"
+    assert not any(k.startswith("config.providers") for k in c.describe())
