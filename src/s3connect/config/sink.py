@@ -36,6 +36,7 @@ from s3connect.config.registry import RegistryConfig
 from s3connect.config.rotation import RotationConfig
 from s3connect.config.s3 import S3Config, S3WriteConfig
 from s3connect.config.streaming import StreamingConfig
+from s3connect.config.transforms import TransformsConfig
 
 __all__ = ["CONNECTOR_CLASS", "LATER_KEYS", "NO_EFFECT_KEYS", "STORAGE_CLASS", "SinkConfig"]
 
@@ -64,14 +65,10 @@ LATER_KEYS: Mapping[str, tuple[str | None, str]] = MappingProxyType(
         "s3.proxy.url": ("", "S3 proxies"),
         "s3.proxy.user": (None, "S3 proxies"),
         "s3.proxy.password": (None, "S3 proxies"),
-        "transforms": ("", "single message transforms"),
-        "predicates": ("", "single message transforms"),
     }
 )
 """Keys of features that come in a later release -> (Confluent's default, the only value
 accepted, None for any blank value; the feature)."""
-# Sub-keys of the features above; consumed without a second message.
-_LATER_PREFIXES = ("transforms.", "predicates.")
 
 _CLOUD_ONLY_KEYS = frozenset(
     {
@@ -106,6 +103,7 @@ class SinkConfig:
     converters: ConvertersConfig = field(default_factory=ConvertersConfig)
     registry: RegistryConfig = field(default_factory=RegistryConfig)
     errors: ErrorsConfig = field(default_factory=ErrorsConfig)
+    transforms: TransformsConfig = field(default_factory=TransformsConfig)
     ignored_keys: tuple[str, ...] = field(default=(), compare=False)
     """Keys that were accepted but have no effect here (for a warning)."""
 
@@ -173,6 +171,7 @@ class SinkConfig:
             behavior_on_null_values=partitioner.behavior_on_null_values,
         )
         errors = ErrorsConfig.read(r, topics)
+        transforms = TransformsConfig.read(r, topics)
         _read_later(r)
         return cls(
             name=name,
@@ -188,6 +187,7 @@ class SinkConfig:
             converters=converters,
             registry=registry,
             errors=errors,
+            transforms=transforms,
             ignored_keys=r.ignored_keys(),
         )
 
@@ -236,6 +236,7 @@ class SinkConfig:
         ):
             d.update(part)
         d.update(self.registry.describe(masked))
+        d.update(self.transforms.describe())
         return mask(d) if masked else d
 
     def __repr__(self) -> str:
@@ -278,6 +279,3 @@ def _read_later(r: KeyReader) -> None:
         if default is None and not text:
             continue
         r.later(key, value, f"{what} comes in a later release")
-    for key in r.raw:
-        if key.startswith(_LATER_PREFIXES):
-            r.used.add(key)

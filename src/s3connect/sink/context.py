@@ -231,9 +231,10 @@ def _uses_registry(config: SinkConfig) -> bool:
     return config.registry.key is not None or config.registry.value is not None
 
 
-def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkRecord]:
-    """Raw record -> converted record, key then value as Kafka Connect's ``WorkerSinkTask``;
-    a failure is a :class:`ConversionError` naming the stage (a dead letter when tolerated)."""
+def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkRecord | None]:
+    """Raw record -> converted record (key, then value), then the transforms, as Kafka Connect's
+    ``WorkerSinkTask``; None when a transform drops it. A failure is a :class:`ConversionError`
+    or a ``TransformationError`` naming the stage (a dead letter when tolerated)."""
     key_converter = build_converter(config, is_key=True)
     value_converter = build_converter(config, is_key=False)
 
@@ -272,7 +273,16 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
         )
 
     # A Schema Registry outage names the record (converters only know the topic).
-    return with_record_context(convert) if _uses_registry(config) else convert
+    converted = with_record_context(convert) if _uses_registry(config) else convert
+    chain = config.transforms.chain()
+    if not len(chain):
+        return converted
+
+    def transformed(raw: RawRecord) -> SinkRecord | None:
+        # As Kafka Connect's WorkerSinkTask: convert, then the transforms, then the task.
+        return chain.apply(converted(raw))
+
+    return transformed
 
 
 def build_writer_context(config: SinkConfig) -> WriterContext:

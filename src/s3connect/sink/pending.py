@@ -60,11 +60,20 @@ def encode_pending(records: list[PendingRecord]) -> bytes:
     # Plain tuples pickle fast; the rest of a record is its raw one's. One pickle for the chunk:
     # records sharing a schema object share it after loading too.
     pickled = pickle.dumps(
-        [(c.key, c.value, c.key_schema, c.value_schema) for c in converted if c is not None],
+        [_converted_fields(c, p.raw) for c, p in zip(converted, records, strict=True) if c],
         protocol=pickle.HIGHEST_PROTOCOL,
     )
     packed = pa.compress(pickled, codec="lz4", asbytes=True)
     return b"".join((_CACHED, _SIZES.pack(len(arrow), len(pickled), len(packed)), arrow, packed))
+
+
+def _converted_fields(c: SinkRecord, raw: RawRecord) -> tuple[Any, ...]:
+    """Key, value and their schemas; and topic, timestamp and headers when a transform changed
+    them (else they are the raw record's)."""
+    fields = (c.key, c.value, c.key_schema, c.value_schema)
+    if c.topic == raw.topic and c.timestamp == raw.timestamp and c.headers == raw.headers:
+        return fields
+    return (*fields, c.topic, c.timestamp, c.headers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +132,13 @@ def decode_pending(topic: str, partition: int, chunk: bytes) -> list[PendingReco
     except Exception:  # a cache: the records are converted again instead
         return records
     if isinstance(converted, list) and len(converted) == len(records):
-        for record, (key, value, key_schema, value_schema) in zip(records, converted, strict=True):
+        for record, fields in zip(records, converted, strict=True):
             raw = record.raw
+            key, value, key_schema, value_schema = fields[:4]
+            topic, timestamp, headers = fields[4:] or (raw.topic, raw.timestamp, raw.headers)
             record.converted = SinkRecord(
-                raw.topic, raw.partition, raw.offset, raw.timestamp, key, value,
-                key_schema, value_schema, raw.headers,
+                topic, raw.partition, raw.offset, timestamp, key, value,
+                key_schema, value_schema, headers,
             )  # fmt: skip
     return records
 

@@ -63,7 +63,8 @@ class WriterContext:
     """Everything a writer needs, built once per task from the connector config.
 
     Attributes:
-        convert: Raw record -> converted record (raises ConversionError).
+        convert: Raw record -> converted and transformed record, or None when a transform
+            dropped it (raises ConversionError, TransformationError).
         encode_partition: (record, now_ms) -> encoded partition (raises PartitionError).
         extract_timestamp: (record, now_ms) -> timestamp for rotate.interval.ms, or None when the
             partitioner has no timestamp extractor (Confluent ignores rotate.interval.ms then).
@@ -82,7 +83,7 @@ class WriterContext:
             (:attr:`TopicPartitionWriter.dead_letters`) instead of failing the batch.
     """
 
-    convert: Callable[[RawRecord], SinkRecord]
+    convert: Callable[[RawRecord], SinkRecord | None]
     encode_partition: Callable[[SinkRecord, int], str]
     extract_timestamp: Callable[[SinkRecord, int], int] | None
     schema_key: Callable[[SinkRecord], SchemaKey]
@@ -236,6 +237,8 @@ class TopicPartitionWriter:
         """
         ctx = self._ctx
         record = ctx.convert(raw)
+        if record is None:  # dropped by a transform (Filter): in no file, not counted
+            return None
         tombstone = record.value is None
         if tombstone:
             if ctx.null_values == "ignore":
@@ -260,6 +263,8 @@ class TopicPartitionWriter:
         self._check_views(raw, record)
         encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
         timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
+        if record.topic != self._topic:  # renamed by a transform: its own files
+            encoded = file_key(record.topic, encoded)
         return record, encoded, timestamp
 
     def _check_views(self, raw: RawRecord, record: SinkRecord) -> None:
@@ -318,7 +323,8 @@ class TopicPartitionWriter:
             logger.debug(
                 "%s-%d: rotating %d file(s) on %s, %s",
                 self._topic, self._partition, len(commit.files), commit.reason,
-                ", ".join(f"{f.encoded_partition} offsets {f.start_offset}..{f.end_offset} "
+                ", ".join(f"{f.encoded_partition.replace(_TOPIC_SEP, ' ')} "
+                          f"offsets {f.start_offset}..{f.end_offset} "
                           f"({f.record_count} records)" for f in commit.files),
             )  # fmt: skip
         out: list[CommittedObject] = []
@@ -336,9 +342,20 @@ class TopicPartitionWriter:
             out.append(self._write_file(info.encoded_partition, records))
         return out
 
-    def _write_file(self, encoded: str, pending: list[PendingRecord]) -> CommittedObject:
+    def _again(self, raw: RawRecord) -> SinkRecord:
+        """A record of an open file, converted again (when its saved conversion is gone)."""
+        record = self._ctx.convert(raw)
+        if record is None:
+            raise RuntimeError(
+                f"{raw.topic}-{raw.partition} offset {raw.offset}: a transform dropped a record "
+                "it had kept before (transforms must be deterministic)"
+            )
+        return record
+
+    def _write_file(self, key_of_file: str, pending: list[PendingRecord]) -> CommittedObject:
         ctx = self._ctx
-        records = [p.converted if p.converted is not None else ctx.convert(p.raw) for p in pending]
+        topic, encoded = split_file_key(key_of_file, self._topic)
+        records = [p.converted if p.converted is not None else self._again(p.raw) for p in pending]
         start, end = pending[0].raw.offset, pending[-1].raw.offset
         tombstones = ctx.null_values == "write" and encoded == ctx.tombstone_partition
         if not tombstones:
@@ -351,7 +368,7 @@ class TopicPartitionWriter:
         for fmt in (None if tombstones else ctx.format, ctx.keys_format, ctx.headers_format):
             if fmt is None:
                 continue
-            key = ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
+            key = ctx.object_key(topic, encoded, self._partition, start, fmt.extension)
             with ctx.storage.open_write(key, None if written else tags) as out:
                 counter = _CountingWriter(out)
                 fmt.write(records, counter)  # type: ignore[arg-type]
@@ -359,7 +376,7 @@ class TopicPartitionWriter:
         key, size = written[0]
         return CommittedObject(
             key=key,
-            topic=self._topic,
+            topic=topic,
             partition=self._partition,
             encoded_partition=encoded,
             start_offset=start,
@@ -367,6 +384,23 @@ class TopicPartitionWriter:
             record_count=len(records),
             bytes=size,
         )
+
+
+_TOPIC_SEP = "\x00"  # never in a topic name, nor in an encoded partition (control characters
+# in field values are percent-encoded)
+
+
+def file_key(topic: str, encoded: str) -> str:
+    """The rotator's name of a file whose records a transform gave another topic than the
+    consumed one: the topic and the encoded partition (files of one Kafka partition rotate
+    together, whatever their topic)."""
+    return f"{topic}{_TOPIC_SEP}{encoded}"
+
+
+def split_file_key(key: str, consumed_topic: str) -> tuple[str, str]:
+    """(topic, encoded partition) of a file's key (see :func:`file_key`)."""
+    topic, sep, encoded = key.partition(_TOPIC_SEP)
+    return (topic, encoded) if sep else (consumed_topic, key)
 
 
 def _onto_file_schema(records: list[SinkRecord]) -> list[SinkRecord]:

@@ -67,6 +67,15 @@ class Transformation(ABC):
         """Why the same record may not always give the same result (None: it always does)."""
         return None
 
+    def topic_names(self, topic: str) -> frozenset[str] | None:
+        """Every topic a record of ``topic`` may come out with; None when that depends on more
+        than the topic (the record's timestamp or content)."""
+        return None if self.renames_topics else frozenset({topic})
+
+    def keeps_topics_apart(self) -> bool:
+        """Whether records of different topics always come out with different topics."""
+        return not self.renames_topics
+
 
 class Predicate(ABC):
     """One configured predicate (Kafka's ``Predicate``)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from s3connect.transforms.jvm import java_trim
 from s3connect.transforms.registry import PREDICATES, TRANSFORMATIONS
 from s3connect.transforms.settings import Settings, shown
 
-__all__ = ["Stage", "TransformationChain", "build_chain"]
+__all__ = ["Stage", "TransformationChain", "build_chain", "read_chain", "topic_collision"]
 
 _COMMA = re.compile(r"\s*,\s*")
 _STAGE_KEYS = frozenset({"type", "predicate", "negate"})
@@ -141,6 +141,20 @@ def build_chain(config: Mapping[str, Any], *, now_ms: int | None = None) -> Tran
     Raises:
         ConfigError: every problem found, each naming its key, the value and what is allowed.
     """
+    chain, problems = read_chain(config, now_ms=now_ms)
+    if problems:
+        count = len(problems)
+        raise ConfigError(
+            f"invalid transforms config ({count} problem{'s' if count > 1 else ''}):\n  - "
+            + "\n  - ".join(problems)
+        )
+    return chain
+
+
+def read_chain(
+    config: Mapping[str, Any], *, now_ms: int | None = None
+) -> tuple[TransformationChain, list[str]]:
+    """The chain and every problem of its config (the chain is complete only without any)."""
     clock = int(time.time() * 1000) if now_ms is None else now_ms
     problems: list[str] = []
     transform_aliases = _aliases(config, "transforms", problems)
@@ -149,13 +163,51 @@ def build_chain(config: Mapping[str, Any], *, now_ms: int | None = None) -> Tran
     stages = [_stage(config, alias, predicates, clock, problems) for alias in transform_aliases]
     problems += _orphan_keys(config, "transforms", transform_aliases)
     problems += _orphan_keys(config, "predicates", predicate_aliases)
-    if problems:
-        count = len(problems)
-        raise ConfigError(
-            f"invalid transforms config ({count} problem{'s' if count > 1 else ''}):\n  - "
-            + "\n  - ".join(problems)
-        )
-    return TransformationChain(s for s in stages if s is not None)
+    return TransformationChain(s for s in stages if s is not None), problems
+
+
+def topic_collision(chain: TransformationChain, topics: Sequence[str] | None) -> str | None:
+    """Why renaming topics could give records of two consumed topics one topic (and so two
+    topic-partitions one object name), or None when it cannot; ``topics`` None: ``topics.regex``
+    (the consumed topics are not known in advance)."""
+    renamers = [s for s in chain.stages if s.transformation.renames_topics]
+    if not renamers or (topics is not None and len(set(topics)) == 1):
+        return None
+    if all(s.transformation.keeps_topics_apart() for s in renamers):
+        return None
+    names = _possible_names(chain, topics) if topics is not None else None
+    if names is not None:
+        seen: dict[str, str] = {}
+        for topic, possible in names.items():
+            for name in sorted(possible):
+                if seen.setdefault(name, topic) != topic:
+                    return f"topics {seen[name]!r} and {topic!r} can both become {name!r}"
+        return None
+    aliases = ", ".join(f"transforms.{s.alias}" for s in renamers)
+    consumed = "topics.regex" if topics is None else f"the {len(set(topics))} topics"
+    return (
+        f"{aliases} may give records of two of {consumed} the same topic (it renames by the "
+        "record's timestamp or content, or RegexRouter with topics.regex)"
+    )
+
+
+def _possible_names(
+    chain: TransformationChain, topics: Sequence[str]
+) -> dict[str, frozenset[str]] | None:
+    """Per consumed topic, every topic its records may end with (None: not known in advance)."""
+    out = {}
+    for topic in topics:
+        names = frozenset({topic})
+        for stage in chain.stages:
+            after: set[str] = set() if stage.predicate is None else set(names)
+            for name in names:
+                renamed = stage.transformation.topic_names(name)
+                if renamed is None:
+                    return None
+                after |= renamed
+            names = frozenset(after)
+        out[topic] = names
+    return out
 
 
 def _aliases(config: Mapping[str, Any], key: str, problems: list[str]) -> list[str]:

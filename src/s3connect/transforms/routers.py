@@ -44,6 +44,9 @@ class RegexRouter(Transformation):
         topic = self.route.apply(record.topic)
         return record if topic == record.topic else with_topic(record, topic)
 
+    def topic_names(self, topic: str) -> frozenset[str] | None:
+        return frozenset({self.route.apply(topic)})
+
 
 @dataclass(eq=False)
 class TimestampRouter(Transformation):
@@ -70,6 +73,14 @@ class TimestampRouter(Transformation):
             s.invalid("timestamp.format", pattern, f"not a SimpleDateFormat pattern: {exc}")
             return None
         return cls(topic_format, formatter)
+
+    def keeps_topics_apart(self) -> bool:
+        """True when ``topic.format`` holds ``${topic}`` and the timestamp's text has one length
+        (numeric fields only): two topics then can never give the same name."""
+        if "${topic}" not in self.topic_format:
+            return False
+        samples = (0, 951_782_400_000, 978_307_199_999, 1_700_000_000_123, 253_402_300_799_000)
+        return len({len(self.timestamp_format.format(ms)) for ms in samples}) == 1
 
     def apply(self, record: SinkRecord) -> SinkRecord:
         if record.timestamp is None:

@@ -579,7 +579,6 @@ def test_unknown_keys_listed() -> None:
             "s3.credentials.provider.class",
             "com.amazonaws.auth.EnvironmentVariableCredentialsProvider",
         ),
-        ("transforms", "a"),
         ("parquet.codec", "lzo"),
         ("parquet.codec", "lz4_raw"),
     ],
@@ -1136,3 +1135,83 @@ def test_worker_style_provider_keys_are_accepted_and_not_config_keys(tmp_path: P
     )
     assert c.s3.bucket_name == "from-file"
     assert not any(k.startswith("config.providers") for k in c.describe())
+
+
+# --------------------------------------------------------------------------- transforms
+
+ROUTER = "org.apache.kafka.connect.transforms.RegexRouter"
+
+
+def _router(regex: str, replacement: str) -> dict[str, object]:
+    return {
+        "transforms": "route",
+        "transforms.route.type": ROUTER,
+        "transforms.route.regex": regex,
+        "transforms.route.replacement": replacement,
+    }
+
+
+def test_a_transform_chain_is_read_checked_and_described() -> None:
+    keys = {
+        **_router("(.*)", "archive-$1"),
+        "transforms": "mask,route",
+        "transforms.mask.type": "org.apache.kafka.connect.transforms.MaskField$Value",
+        "transforms.mask.fields": "ssn",
+        "transforms.mask.predicate": "notTombstone",
+        "predicates": "notTombstone",
+        "predicates.notTombstone.type": (
+            "org.apache.kafka.connect.transforms.predicates.RecordIsTombstone"
+        ),
+    }
+    c = with_keys(keys)
+    assert len(c.transforms.chain()) == 2
+    assert {k: v for k, v in c.describe().items() if k.startswith(("transforms", "pred"))} == {
+        k: str(v) for k, v in keys.items()
+    }
+
+
+def test_transform_problems_name_their_keys() -> None:
+    text = problems({"transforms": "a,b", "transforms.b.type": "com.example.Nope"})
+    assert "transforms.a.type is missing" in text
+    assert "transforms.b.type=com.example.Nope is invalid: unknown transformation class" in text
+
+
+@pytest.mark.parametrize(
+    ("extra", "drop", "clash"),
+    [
+        ({"topics": "a,b", **_router(".*", "all")}, (), "topics 'a' and 'b' can both become 'all'"),
+        ({"topics": "a,all", **_router("a", "all")}, (), "can both become 'all'"),
+        ({"topics.regex": "a.*", **_router("(.*)", "x-$1")}, ("topics",), "topics.regex"),
+        (
+            {
+                "topics": "a,b",
+                "transforms": "t",
+                "transforms.t.type": "io.confluent.connect.transforms.ExtractTopic$Value",
+                "transforms.t.field": "table",
+            },
+            (),
+            "the 2 topics",
+        ),
+    ],
+)
+def test_a_rename_that_can_give_two_partitions_one_object_name_is_refused(
+    extra: dict[str, object], drop: tuple[str, ...], clash: str
+) -> None:
+    text = problems(extra, drop)
+    assert "objects are named after the renamed topic" in text and clash in text
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"topics": "a,b", **_router("(.*)", "archive-$1")},
+        {"topics": "orders", **_router(".*", "all")},  # one topic: its partitions stay apart
+        {
+            "topics": "a,b",
+            "transforms": "daily",
+            "transforms.daily.type": "org.apache.kafka.connect.transforms.TimestampRouter",
+        },  # ${topic}-${timestamp}, yyyyMMdd: one length, so topics stay apart
+    ],
+)
+def test_renames_that_keep_topic_partitions_apart_are_accepted(extra: dict[str, object]) -> None:
+    assert with_keys(extra).transforms.chain().renames_topics

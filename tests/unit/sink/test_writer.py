@@ -617,3 +617,106 @@ def test_pending_chunks_load_nothing_but_connect_data(tmp_path: Path) -> None:
         assert _ConvertedUnpickler(io.BytesIO(pickle.dumps(allowed))).load() == allowed
     with pytest.raises(pickle.UnpicklingError, match=r"posix\.system is not part"):
         _ConvertedUnpickler(io.BytesIO(pickle.dumps(os.system))).load()
+
+
+# --------------------------------------------------------------------------- transforms
+
+TRANSFORMS = "org.apache.kafka.connect.transforms"
+
+
+def _filter_tombstones_and_drafts(**extra: str) -> dict[str, str]:
+    return {
+        "transforms": "drop",
+        "transforms.drop.type": f"{TRANSFORMS}.Filter",
+        "transforms.drop.predicate": "draft",
+        "predicates": "draft",
+        "predicates.draft.type": f"{TRANSFORMS}.predicates.HasHeaderKey",
+        "predicates.draft.name": "draft",
+        **extra,
+    }
+
+
+def test_a_filtered_record_is_in_no_file_and_not_counted_in_flush_size(tmp_path: Path) -> None:
+    ctx = build_writer_context(_config(tmp_path, **_filter_tombstones_and_drafts()))
+    draft = (("draft", b"1"),)
+    records = [
+        RawRecord(
+            "t", 0, i, 1_700_000_000_000 + i, None, b'{"i":%d}' % i, draft if i in (1, 2) else ()
+        )
+        for i in range(6)
+    ]
+    committed = TopicPartitionWriter(ctx, "t", 0).write(records, 0)
+    assert [(o.key, o.start_offset, o.end_offset, o.record_count) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000000.json", 0, 4, 3)
+    ]
+    assert _files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000000.json": ['{"i":0}', '{"i":3}', '{"i":4}']
+    }
+
+
+def test_a_renamed_topic_names_the_objects_and_the_commit_rows(tmp_path: Path) -> None:
+    route = {
+        "transforms": "route",
+        "transforms.route.type": f"{TRANSFORMS}.RegexRouter",
+        "transforms.route.regex": "(.*)",
+        "transforms.route.replacement": "archive-$1",
+    }
+    ctx = build_writer_context(_config(tmp_path, **route))
+    committed = TopicPartitionWriter(ctx, "t", 0).write(_records([{"i": 0}, {"i": 1}, {"i": 2}]), 0)
+    assert [(o.key, o.topic, o.encoded_partition) for o in committed] == [
+        ("topics/archive-t/partition=0/archive-t+0+0000000000.json", "archive-t", "partition=0")
+    ]
+
+
+def test_records_routed_to_several_topics_get_their_own_files(tmp_path: Path) -> None:
+    route = {
+        "transforms": "daily",
+        "transforms.daily.type": f"{TRANSFORMS}.TimestampRouter",
+        "transforms.daily.timestamp.format": "yyyyMMdd",
+    }
+    ctx = build_writer_context(_config(tmp_path, **route, **{"flush.size": "4"}))
+    day = 86_400_000
+    records = [
+        RawRecord("t", 0, i, 1_700_000_000_000 + (i % 2) * day, None, b'{"i":%d}' % i)
+        for i in range(4)
+    ]
+    first = TopicPartitionWriter(ctx, "t", 0)
+    assert first.write(records[:3], 0) == []
+    state, pending = first.snapshot()  # open files survive a restart with their topics
+    chunk = encode_pending(pending)
+    second = TopicPartitionWriter(ctx, "t", 0, state, lambda: decode_pending("t", 0, chunk))
+    committed = second.write(records[3:], 0)
+    assert sorted((o.key, o.record_count) for o in committed) == [
+        ("topics/t-20231114/partition=0/t-20231114+0+0000000000.json", 2),
+        ("topics/t-20231115/partition=0/t-20231115+0+0000000001.json", 2),
+    ]
+    assert _files(tmp_path / "out")[
+        "topics/t-20231115/partition=0/t-20231115+0+0000000001.json"
+    ] == ['{"i":1}', '{"i":3}']
+
+
+def test_a_record_a_transform_fails_on_is_a_transformation_dead_letter(tmp_path: Path) -> None:
+    cast = {
+        "transforms": "cast",
+        "transforms.cast.type": f"{TRANSFORMS}.Cast$Value",
+        "transforms.cast.spec": "n:int32",
+    }
+    ctx = build_writer_context(_config(tmp_path, **cast, **{"errors.tolerance": "all"}))
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    records = [RawRecord("t", 0, i, None, None, v) for i, v in enumerate(
+        [b'{"n":"1"}', b'{"n":"x"}', b'{"n":"3"}', b'{"n":"4"}'])]  # fmt: skip
+    committed = writer.write(records, 0)
+    assert [(o.start_offset, o.record_count) for o in committed] == [(0, 3)]
+    assert _files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000000.json": ['{"n":1}', '{"n":3}', '{"n":4}']
+    }
+    [letter] = writer.dead_letters
+    assert (letter.raw.offset, letter.stage, letter.class_name) == (
+        1,
+        "TRANSFORMATION",
+        f"{TRANSFORMS}.Cast$Value",
+    )
+    assert letter.exception_class == "s3connect.errors.TransformationError"
+    failing = build_writer_context(_config(tmp_path, **cast))
+    with pytest.raises(RecordError, match=r"transform 'cast' failed.*offset=1"):
+        TopicPartitionWriter(failing, "t", 0).write(records, 0)
