@@ -1,14 +1,15 @@
-"""The source's destination keys: renaming (``topic.prefix`` or Kafka Connect's RegexRouter
-``transforms``) and the destination topics (``source.allow.same.topic``, ``topic.creation.*``)."""
+"""The source's destination keys: renaming (``topic.prefix`` or Kafka Connect's ``transforms``)
+and the destination topics (``source.allow.same.topic``, ``topic.creation.*``)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from s3connect.config.parsing import bool_text
 from s3connect.config.reader import KeyReader
-from s3connect.transforms.regex_router import REGEX_ROUTER, RegexRoute
+from s3connect.config.transforms import TransformsConfig
+from s3connect.transforms.chain import TransformationChain, possible_topics
 
 __all__ = ["DestinationConfig", "RoutingConfig"]
 
@@ -56,11 +57,12 @@ class DestinationConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class RoutingConfig:
-    """Where a source topic's records are published: RegexRouter ``transforms`` when set, else
+    """Where a source topic's records are published: the topic a ``transforms`` chain gives
+    them (Kafka Connect's source transforms: RegexRouter, Confluent's ExtractTopic, ...), else
     ``topic.prefix`` + the topic."""
 
     topic_prefix: str = "copy_of_"
-    transforms: tuple[RegexRoute, ...] = ()
+    transforms: TransformsConfig = field(default_factory=TransformsConfig)
 
     @classmethod
     def read(cls, r: KeyReader, *, allow_same_topic: bool) -> RoutingConfig:
@@ -71,62 +73,32 @@ class RoutingConfig:
             r.invalid(
                 "topic.prefix", prefix, "must be legal in a topic name (letters, digits, ._-)"
             )
-        routes = _read_routes(r)
-        if r.has("transforms") and r.has("topic.prefix") and routes:
+        transforms = TransformsConfig.read(r)
+        if transforms.active and r.has("topic.prefix"):
             r.problem("transforms and topic.prefix are both set: set only one of them")
-        for key in r.raw:
-            if key.startswith(("transforms.", "predicates")) and key not in r.used:
-                r.invalid(key, r.raw[key], "not part of a transform listed in transforms")
-        if not routes and not prefix and not allow_same_topic:
+        if not transforms.active and not prefix and not allow_same_topic:
             r.invalid(
                 "topic.prefix",
                 "",
                 "an empty prefix writes back into the source topics (a feedback loop with the "
                 "sink); set source.allow.same.topic=true if that is intended",
             )
-        return cls(topic_prefix=prefix, transforms=routes)
+        return cls(topic_prefix=prefix, transforms=transforms)
 
-    def destination(self, topic: str) -> str:
-        """The topic ``topic``'s records are published to."""
-        if not self.transforms:
+    def chain(self) -> TransformationChain | None:
+        """The transform chain, or None without ``transforms``."""
+        return self.transforms.chain() if self.transforms.active else None
+
+    def destination(self, topic: str) -> str | None:
+        """The topic ``topic``'s records are published to; None when the transforms choose it
+        record by record (ExtractTopic, TimestampRouter, a predicate on the record)."""
+        if not self.transforms.active:
             return self.topic_prefix + topic
-        for route in self.transforms:
-            topic = route.apply(topic)
-        return topic
+        names = possible_topics(self.transforms.chain(), topic)
+        return next(iter(names)) if names is not None and len(names) == 1 else None
 
     def describe(self) -> dict[str, str]:
-        """The keys under their names (the routes as ``route0``, ``route1``, ...)."""
-        if not self.transforms:
+        """The keys under their names."""
+        if not self.transforms.active:
             return {"topic.prefix": self.topic_prefix}
-        aliases = [f"route{i}" for i in range(len(self.transforms))]
-        d = {"transforms": ",".join(aliases)}
-        for alias, route in zip(aliases, self.transforms, strict=True):
-            d[f"transforms.{alias}.type"] = REGEX_ROUTER
-            d[f"transforms.{alias}.regex"] = route.regex
-            d[f"transforms.{alias}.replacement"] = route.replacement
-        return d
-
-
-def _read_routes(r: KeyReader) -> tuple[RegexRoute, ...]:
-    """The RegexRouter transforms listed in ``transforms``, in order."""
-    aliases = [a.strip() for a in (r.get("transforms") or "").split(",") if a.strip()]
-    routes: list[RegexRoute] = []
-    for alias in aliases:
-        base = f"transforms.{alias}."
-        kind = r.get(base + "type")
-        regex, replacement = r.get(base + "regex"), r.get(base + "replacement")
-        if kind is None:
-            r.missing(base + "type", f"{REGEX_ROUTER} (the only transform supported)")
-            continue
-        if kind.strip() != REGEX_ROUTER:
-            r.invalid(base + "type", kind, f"only {REGEX_ROUTER} is supported")
-            continue
-        if regex is None or replacement is None:
-            missing = base + ("regex" if regex is None else "replacement")
-            r.missing(missing, "RegexRouter needs regex and replacement")
-            continue
-        try:
-            routes.append(RegexRoute(regex.strip(), replacement.strip()))
-        except ValueError as exc:
-            r.invalid(base + "regex/replacement", f"{regex} -> {replacement}", str(exc))
-    return tuple(routes)
+        return self.transforms.describe()

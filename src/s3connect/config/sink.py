@@ -171,7 +171,7 @@ class SinkConfig:
             behavior_on_null_values=partitioner.behavior_on_null_values,
         )
         errors = ErrorsConfig.read(r, topics)
-        transforms = TransformsConfig.read(r, topics)
+        transforms = TransformsConfig.read_sink(r, topics)
         _read_later(r)
         return cls(
             name=name,

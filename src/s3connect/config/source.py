@@ -185,8 +185,9 @@ class SourceConfig:
             ignored_keys=r.ignored_keys(),
         )
 
-    def destination(self, topic: str) -> str:
-        """The topic ``topic``'s records are published to (transforms, else ``topic.prefix``)."""
+    def destination(self, topic: str) -> str | None:
+        """The topic ``topic``'s records are published to (transforms, else ``topic.prefix``);
+        None when the transforms choose it record by record."""
         return self.routing.destination(topic)
 
     def wants_topic(self, topic: str) -> bool:

@@ -25,6 +25,7 @@ from confluent_kafka.admin import NewTopic  # type: ignore[attr-defined]
 
 __all__ = [
     "check_destinations",
+    "check_not_source",
     "ensure_destinations",
 ]
 
@@ -75,6 +76,21 @@ def ensure_destinations(
     return counts
 
 
+def check_not_source(config: SourceConfig, topic: str, destination: str) -> None:
+    """Refuse publishing ``topic``'s records back into ``topic`` (a feedback loop with the
+    sink) unless ``source.allow.same.topic``.
+
+    Raises:
+        DestinationError: naming the topic and the keys to change.
+    """
+    if destination == topic and not config.destinations.allow_same_topic:
+        raise DestinationError(
+            f"source topic {topic!r} would be written back into itself (a feedback loop "
+            "with the sink): rename it with topic.prefix or transforms, or set "
+            "source.allow.same.topic=true"
+        )
+
+
 def check_destinations(config: SourceConfig, listing: Listing) -> dict[str, tuple[str, int]]:
     """Refuse feedback loops and check/create the destination topics of ``listing``.
 
@@ -87,12 +103,9 @@ def check_destinations(config: SourceConfig, listing: Listing) -> dict[str, tupl
     needed: dict[str, tuple[str, int]] = {}
     for topic, partition in listing.objects:
         dest = config.destination(topic)
-        if dest == topic and not config.destinations.allow_same_topic:
-            raise DestinationError(
-                f"source topic {topic!r} would be written back into itself (a feedback loop "
-                "with the sink): rename it with topic.prefix or transforms, or set "
-                "source.allow.same.topic=true"
-            )
+        if dest is None:  # chosen record by record: checked where the records are read
+            continue
+        check_not_source(config, topic, dest)
         previous = needed.get(dest, (topic, 0))
         if partition + 1 > previous[1]:
             needed[dest] = (topic, partition + 1)

@@ -36,10 +36,11 @@ from functools import lru_cache
 from typing import Any
 
 from s3connect.config.source import SourceConfig
+from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.convert.base import Serializer
 from s3connect.convert.factory import make_serializer
-from s3connect.errors import SourceObjectError
+from s3connect.errors import SourceObjectError, TransformationError
 from s3connect.formats.base import FileRecords
 from s3connect.formats.factory import read_file
 from s3connect.formats.views import unwrap_headers, unwrap_keys
@@ -47,6 +48,7 @@ from s3connect.storage.base import Storage
 from s3connect.storage.factory import make_storage
 from s3connect.storage.naming import parse_object_key
 from s3connect.storage.s3 import S3Settings
+from s3connect.transforms.chain import TransformationChain
 
 __all__ = [
     "Listing",
@@ -266,12 +268,13 @@ def read_object(
     config: SourceConfig,
     obj: SourceObject,
     *,
-    destination: str,
+    destination: str | None,
     skip: int = 0,
     stop: int | None = None,
     bound: int | None = None,
     serializer: Serializer | None = None,
     key_serializer: Serializer | None = None,
+    chain: TransformationChain | None = None,
 ) -> Iterator[SourceRecord]:
     """The records ``skip`` .. ``stop`` of ``obj``, serialized for topic ``destination``.
 
@@ -326,21 +329,46 @@ def read_object(
         return
     end = count if stop is None else min(stop, count)
     for index in range(skip, end):
-        try:
-            value = serialize(destination, file.schema, file.values[index])
-            key = None if keys is None else serialize_key(destination, key_schema, keys[index])
-        except ValueError as exc:
-            handle(config, f"record {index}: {exc}", obj.key)
-            continue
-        yield SourceRecord(
-            destination,
-            obj.partition,
-            key,
-            value,
-            obj.key,
-            index,
+        record = SinkRecord(
+            obj.topic, obj.partition, obj.start_offset + index, None,
+            None if keys is None else keys[index], file.values[index], key_schema, file.schema,
             () if headers is None else headers[index],
-        )
+        )  # fmt: skip
+        published = _publish(record, destination, chain, serialize, serialize_key, keys is not None)
+        if published is None:
+            continue
+        if isinstance(published, str):
+            handle(config, f"record {index}: {published}", obj.key)
+            continue
+        topic, key, value = published
+        yield SourceRecord(topic, obj.partition, key, value, obj.key, index, record.headers)
+
+
+def _publish(
+    record: SinkRecord,
+    destination: str | None,
+    chain: TransformationChain | None,
+    serialize: Serializer,
+    serialize_key: Serializer,
+    keyed: bool,
+) -> tuple[str, bytes | None, bytes | None] | str | None:
+    """(topic, key, value) of ``record`` as published: transformed (None: dropped), then
+    serialized for its topic (the key when the object has keys, or a transform made one); the
+    problem's text when a transform or converter refuses it."""
+    try:
+        if chain is not None:
+            transformed = chain.apply(record)
+            if transformed is None:
+                return None
+            record = transformed
+        topic = record.topic if chain is not None else destination
+        assert topic is not None, "no chain: every record has its topic's destination"
+        value = serialize(topic, record.value_schema, record.value)
+        keyed = keyed or record.key is not None or record.key_schema is not None
+        key = serialize_key(topic, record.key_schema, record.key) if keyed else None
+    except (ValueError, TransformationError) as exc:
+        return str(exc)
+    return topic, key, value
 
 
 def key_serializer_for(config: SourceConfig) -> Serializer:

@@ -104,7 +104,8 @@ def start_source(
 
     listing = list_objects(source_storage(config), config)
     check_destinations(config, listing)
-    pairs = sorted({(config.destination(t), p) for t, p in listing.objects})
+    # Records per destination topic-partition, where the destination is known in advance.
+    pairs = sorted({(d, p) for t, p in listing.objects if (d := config.destination(t))})
     spark = spark or get_spark("s3connect-source")
     writer = (
         _source_frame(spark, config, pairs)

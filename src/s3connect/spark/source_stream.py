@@ -23,7 +23,11 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from s3connect.config.source import SourceConfig
-from s3connect.source.destinations import check_destinations
+from s3connect.source.destinations import (
+    check_destinations,
+    check_not_source,
+    ensure_destinations,
+)
 from s3connect.source.offsets import (
     ObjectSlice,
     latest_offsets,
@@ -76,6 +80,7 @@ ROW_SCHEMA = (
 
 def _batch(
     work: _Work,
+    topics: list[str],
     keys: list[bytes | None],
     values: list[bytes | None],
     headers: list[tuple[tuple[str, bytes | None], ...]],
@@ -84,7 +89,7 @@ def _batch(
     header_type = _ARROW_SCHEMA.field("headers").type
     return pa.RecordBatch.from_arrays(
         [
-            pa.array([work.destination] * n, pa.string()),
+            pa.array(topics, pa.string()),
             pa.array([work.partition] * n, pa.int32()),
             pa.array(keys, pa.binary()),
             pa.array(values, pa.binary()),
@@ -103,7 +108,10 @@ class _Work:
 
     topic: str
     partition: int
-    destination: str
+    destination: str | None
+    """None: the transforms choose each record's topic."""
+    partitions: int
+    """The source topic's partition count (a destination created on the way gets as many)."""
     slices: tuple[ObjectSlice, ...]
 
 
@@ -169,7 +177,13 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 flush_size=self.config.flush_size,
             )
             if slices:
-                work = _Work(topic, partition, self.config.destination(topic), tuple(slices))
+                work = _Work(
+                    topic,
+                    partition,
+                    self.config.destination(topic),
+                    1 + max(p for t, p in listing.objects if t == topic),
+                    tuple(slices),
+                )
                 out.append(InputPartition(work))
         return out
 
@@ -180,6 +194,9 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         storage = source_storage(self.config)
         serializer = value_serializer(self.config)
         key_serializer = key_serializer_for(self.config)
+        chain = self.config.routing.chain()
+        created: set[str] = set()
+        topics: list[str] = []
         keys: list[bytes | None] = []
         values: list[bytes | None] = []
         headers: list[tuple[tuple[str, bytes | None], ...]] = []
@@ -194,15 +211,26 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 bound=piece.bound,
                 serializer=serializer,
                 key_serializer=key_serializer,
+                chain=chain,
             ):
+                if work.destination is None and record.topic not in created:
+                    self._ensure_destination(work, record.topic)
+                    created.add(record.topic)
+                topics.append(record.topic)
                 keys.append(record.key)
                 values.append(record.value)
                 headers.append(record.headers)
                 if len(values) >= _BATCH_ROWS:
-                    yield _batch(work, keys, values, headers)
-                    keys, values, headers = [], [], []
+                    yield _batch(work, topics, keys, values, headers)
+                    topics, keys, values, headers = [], [], [], []
         if values:
-            yield _batch(work, keys, values, headers)
+            yield _batch(work, topics, keys, values, headers)
+
+    def _ensure_destination(self, work: _Work, destination: str) -> None:
+        """A destination a transform chose for a record: not the source topic (unless allowed),
+        and present with enough partitions (created when ``topic.creation.enable``)."""
+        check_not_source(self.config, work.topic, destination)
+        ensure_destinations(self.config, {destination: (work.topic, work.partitions)})
 
     def commit(self, end: dict[str, Any]) -> None:
         """Nothing to clean up: S3 objects stay (the sink owns them)."""

@@ -34,7 +34,14 @@ from s3connect.transforms.jvm import java_trim
 from s3connect.transforms.registry import PREDICATES, TRANSFORMATIONS
 from s3connect.transforms.settings import Settings, shown
 
-__all__ = ["Stage", "TransformationChain", "build_chain", "read_chain", "topic_collision"]
+__all__ = [
+    "Stage",
+    "TransformationChain",
+    "build_chain",
+    "possible_topics",
+    "read_chain",
+    "topic_collision",
+]
 
 _COMMA = re.compile(r"\s*,\s*")
 _STAGE_KEYS = frozenset({"type", "predicate", "negate"})
@@ -197,17 +204,26 @@ def _possible_names(
     """Per consumed topic, every topic its records may end with (None: not known in advance)."""
     out = {}
     for topic in topics:
-        names = frozenset({topic})
-        for stage in chain.stages:
-            after: set[str] = set() if stage.predicate is None else set(names)
-            for name in names:
-                renamed = stage.transformation.topic_names(name)
-                if renamed is None:
-                    return None
-                after |= renamed
-            names = frozenset(after)
+        names = possible_topics(chain, topic)
+        if names is None:
+            return None
         out[topic] = names
     return out
+
+
+def possible_topics(chain: TransformationChain, topic: str) -> frozenset[str] | None:
+    """Every topic a record of ``topic`` may come out of the chain with; None when that depends
+    on the record (its timestamp or content)."""
+    names = frozenset({topic})
+    for stage in chain.stages:
+        after: set[str] = set() if stage.predicate is None else set(names)
+        for name in names:
+            renamed = stage.transformation.topic_names(name)
+            if renamed is None:
+                return None
+            after |= renamed
+        names = frozenset(after)
+    return names
 
 
 def _aliases(config: Mapping[str, Any], key: str, problems: list[str]) -> list[str]:

@@ -315,3 +315,41 @@ def test_new_time_folders_while_running_and_restart_resumes(
         assert got == {0: sent}  # 12 records: nothing lost, nothing twice
     finally:
         kafka_admin.delete_topics([dest])
+
+
+def test_extract_topic_routes_each_record_and_creates_its_topic(
+    spark: Any, make_topic: Callable[..., str], producer: Producer, consume: Consume,
+    bucket: str, tmp_path: Path, kafka_admin: AdminClient,
+) -> None:  # fmt: skip
+    topic = make_topic("src-route", partitions=2)
+    suffix = topic.rsplit("-", 1)[1]
+    tables = {0: ["users", "orders", "users"], 1: ["orders", "orders", "users"]}
+    for p, names in tables.items():
+        produce(producer, topic, compact({"table": f"{n}-{suffix}", "p": p, "i": i}
+                                         for i, n in enumerate(names)), partition=p)  # fmt: skip
+    sink = sink_keys(topic, bucket, tmp_path)
+    run(spark, sink)
+    keys = source_keys(sink, tmp_path, **{
+        "transforms": "by",
+        "transforms.by.type": "io.confluent.connect.transforms.ExtractTopic$Value",
+        "transforms.by.field": "table",
+    })  # fmt: skip
+    keys.pop("topic.prefix", None)
+    summary = run_src(spark, keys)
+    users, orders = f"users-{suffix}", f"orders-{suffix}"
+    try:
+        assert summary.total == 6
+        created = kafka_admin.list_topics(timeout=30).topics
+        assert len(created[users].partitions) == 2 and len(created[orders].partitions) == 2
+        got_users = by_partition(consume(users, 3))
+        got_orders = by_partition(consume(orders, 3))
+        assert got_users == {
+            0: compact([{"table": users, "p": 0, "i": 0}, {"table": users, "p": 0, "i": 2}]),
+            1: compact([{"table": users, "p": 1, "i": 2}]),
+        }
+        assert got_orders == {
+            0: compact([{"table": orders, "p": 0, "i": 1}]),
+            1: compact([{"table": orders, "p": 1, "i": 0}, {"table": orders, "p": 1, "i": 1}]),
+        }
+    finally:
+        kafka_admin.delete_topics([users, orders])

@@ -80,7 +80,7 @@ def test_a_sink_config_works_with_its_writing_keys_ignored() -> None:
 
 def test_regex_router_keys_are_accepted_as_they_are() -> None:
     c = SourceConfig.from_mapping({**MINIMAL, **ADD_PREFIX})
-    assert c.routing.transforms == (RegexRoute(".*", "copy_of_$0"),)
+    assert [s.transformation.class_name for s in c.routing.chain().stages] == [REGEX_ROUTER]
     assert c.destination("s3_topic") == "copy_of_s3_topic"
 
 
@@ -121,18 +121,24 @@ def test_java_replacement_semantics(
 @pytest.mark.parametrize("replacement", ["$3", "${nope}", "x\\", "$"])
 def test_bad_replacements_are_refused(replacement: str) -> None:
     message = problems({**MINIMAL, **ADD_PREFIX, "transforms.AddPrefix.replacement": replacement})
-    assert "transforms.AddPrefix.regex/replacement" in message
+    assert "transforms.AddPrefix.replacement" in message
 
 
-def test_only_regex_router_is_supported() -> None:
-    message = problems(
+def test_any_kafka_transform_and_extract_topic_are_accepted_unknown_classes_refused() -> None:
+    c = SourceConfig.from_mapping(
         {
             **MINIMAL,
-            **ADD_PREFIX,
-            "transforms.AddPrefix.type": "org.apache.kafka.connect.transforms.InsertField$Value",
+            "transforms": "route,by",
+            "transforms.route.type": REGEX_ROUTER,
+            "transforms.route.regex": "(.*)",
+            "transforms.route.replacement": "copy_of_$1",
+            "transforms.by.type": "io.confluent.connect.transforms.ExtractTopic$Value",
+            "transforms.by.field": "table",
         }
     )
-    assert "transforms.AddPrefix.type" in message and REGEX_ROUTER in message
+    assert c.destination("orders") is None  # ExtractTopic: chosen record by record
+    message = problems({**MINIMAL, **ADD_PREFIX, "transforms.AddPrefix.type": "com.acme.Nope"})
+    assert "transforms.AddPrefix.type=com.acme.Nope is invalid" in message
 
 
 def test_writing_back_into_the_source_topic_needs_an_explicit_key() -> None:

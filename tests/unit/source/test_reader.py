@@ -381,3 +381,37 @@ def test_companion_with_wrong_record_count_is_reported(tmp_path: Path) -> None:
     (obj,) = list_objects(store, config()).objects[("a", 0)]
     with pytest.raises(SourceObjectError, match="keys object holds 1 records, the value object 2"):
         list(read_object(store, config(), obj, destination="copy_of_a"))
+
+
+# --------------------------------------------------------------------------- transforms
+
+
+def test_source_transforms_run_on_connect_values_before_the_converter(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    values = [{"id": 1, "table": "users", "ssn": "1"}, {"id": 2, "table": "skip"},
+              {"id": 3, "table": "orders", "ssn": "3"}]  # fmt: skip
+    put(store, key("t", 0, 40, ".json"), write("json", values, None))
+    transforms = {
+        "transforms": "drop,mask,by",
+        "transforms.drop.type": "org.apache.kafka.connect.transforms.Filter",
+        "transforms.drop.predicate": "skipped",
+        "transforms.mask.type": "org.apache.kafka.connect.transforms.MaskField$Value",
+        "transforms.mask.fields": "ssn",
+        "transforms.by.type": "io.confluent.connect.transforms.ExtractTopic$Value",
+        "transforms.by.field": "table",
+        "predicates": "skipped",
+        "predicates.skipped.type": "org.apache.kafka.connect.transforms.predicates.TopicNameMatches",
+        "predicates.skipped.pattern": "never",
+    }
+    cfg = config(**transforms, **{"value.converter.schemas.enable": "false"})
+    [obj] = list_objects(store, cfg).objects[("t", 0)]
+    got = list(read_object(store, cfg, obj, destination=None, chain=cfg.routing.chain()))
+    assert [(r.topic, r.partition, r.value, r.index) for r in got] == [
+        ("users", 0, b'{"id":1,"table":"users","ssn":""}', 0),
+        ("skip", 0, b'{"id":2,"table":"skip","ssn":null}', 1),  # as Kafka's HashMap.put
+        ("orders", 0, b'{"id":3,"table":"orders","ssn":""}', 2),
+    ]
+    negated = config(**transforms, **{"transforms.drop.negate": "true",
+                                      "value.converter.schemas.enable": "false"})  # fmt: skip
+    assert list(read_object(store, negated, obj, destination=None,
+                            chain=negated.routing.chain())) == []  # fmt: skip
