@@ -1,5 +1,5 @@
 """Error handling keys: Kafka Connect's ``errors.*`` (``ConnectorConfig`` /
-``SinkConnectorConfig``) and our ``dlq.table``."""
+``SinkConnectorConfig``), the S3 sink's ``report.null.values.to.dlq`` and our ``dlq.table``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,17 @@ class ErrorsConfig:
     dlq_context_headers: bool = False
     dlq_table: str | None = None
     """``dlq.table``: a Delta table (name or path) that also receives every dead letter."""
+    report_null_values_to_dlq: bool = True
+    """``report.null.values.to.dlq``: with ``behavior.on.null.values=ignore`` and an error
+    reporter (:attr:`has_reporter`), each skipped null value is reported (Confluent's
+    ``S3SinkTask.maybeReportNullRecordToDlq``)."""
+
+    @property
+    def has_reporter(self) -> bool:
+        """Whether Kafka Connect would give the task an ``ErrantRecordReporter``
+        (``errors.deadletterqueue.topic.name`` set or ``errors.log.enable=true``), or our
+        ``dlq.table`` is set."""
+        return self.dlq_topic is not None or self.log_enable or self.dlq_table is not None
 
     @classmethod
     def read(cls, r: KeyReader, topics: TopicsConfig) -> ErrorsConfig:
@@ -63,6 +74,7 @@ class ErrorsConfig:
         table = r.optional("dlq.table")
         if dlq is not None:
             _check_dlq_topic(r, dlq, topics)
+        report_nulls = r.boolean("report.null.values.to.dlq", True)
         return cls(
             tolerance="all" if tolerance == "all" else "none",
             log_enable=log_enable,
@@ -73,6 +85,7 @@ class ErrorsConfig:
             dlq_replication_factor=replication,
             dlq_context_headers=context_headers,
             dlq_table=table,
+            report_null_values_to_dlq=report_nulls,
         )
 
     def describe(self) -> dict[str, str]:
@@ -89,6 +102,7 @@ class ErrorsConfig:
             d["dlq.table"] = self.dlq_table
         d["errors.retry.timeout"] = str(self.retry_timeout_ms)
         d["errors.retry.delay.max.ms"] = str(self.retry_delay_max_ms)
+        d["report.null.values.to.dlq"] = bool_text(self.report_null_values_to_dlq)
         return d
 
 

@@ -51,8 +51,17 @@ class FormatConfig:
     bytearray_separator: str = "\n"
     json_decimal_format: str = "BASE64"
     schema_cache_size: int = 1000
-    enhanced_avro_schema_support: bool = False
+    """``schemas.cache.config`` (formerly ``schema.cache.size``): the size of Confluent's
+    AvroData schema caches; a cache size only, without effect on output (our formats keep no
+    schema cache)."""
+    enhanced_avro_schema_support: bool = True
+    """``enhanced.avro.schema.support``: AvroData writes Connect strings carrying the
+    ``io.confluent.connect.avro.Enum`` parameters as Avro enums (Avro and Parquet output).
+    Confluent's connector-level default is true (the converters' is false)."""
     connect_meta_data: bool = True
+    allow_optional_map_keys: bool = False
+    """``allow.optional.map.keys``: AvroData writes a Connect map with optional string keys as an
+    Avro map, not as an array of ``MapEntry`` records (Avro and Parquet output)."""
 
     @property
     def class_name(self) -> str:
@@ -103,19 +112,22 @@ class FormatConfig:
             # Whitespace is significant here: Confluent reads the original, untrimmed value.
             bytearray_separator=r.string("format.bytearray.separator", "\n", strip=False),
             json_decimal_format=r.choice("json.decimal.format", "BASE64", ("BASE64", "NUMERIC")),
-            schema_cache_size=r.integer(
-                "schema.cache.size", 1000, 0, INT_MAX, "must be an integer >= 0"
-            ),
-            enhanced_avro_schema_support=r.boolean("enhanced.avro.schema.support", False),
+            schema_cache_size=_read_cache_size(r),
+            enhanced_avro_schema_support=r.boolean("enhanced.avro.schema.support", True),
             connect_meta_data=r.boolean("connect.meta.data", True),
+            allow_optional_map_keys=r.boolean("allow.optional.map.keys", False),
         )
 
     @classmethod
     def read_source(cls, r: KeyReader) -> FormatConfig:
-        """The source's keys: ``format.class`` and the ByteArray options (a separator needed)."""
+        """The source's keys: ``format.class`` and the ByteArray options (a separator needed);
+        the writers' AvroData keys a copied sink config carries are accepted without effect."""
         fc, fmt = _read_class(r)
         if fc is None:
             r.missing("format.class", _REQUIRED)
+        for key in ("schemas.cache.config", "allow.optional.map.keys"):
+            if r.get(key) is not None:
+                r.ignore(key)
         extension = r.string("format.bytearray.extension", ".bin")
         separator = r.string("format.bytearray.separator", "\n", strip=False)
         if fmt == "bytearray" and not separator:
@@ -141,10 +153,22 @@ class FormatConfig:
             "format.bytearray.extension": self.bytearray_extension,
             "format.bytearray.separator": self.bytearray_separator,
             "json.decimal.format": self.json_decimal_format,
-            "schema.cache.size": str(self.schema_cache_size),
+            "schemas.cache.config": str(self.schema_cache_size),
             "enhanced.avro.schema.support": bool_text(self.enhanced_avro_schema_support),
             "connect.meta.data": bool_text(self.connect_meta_data),
+            "allow.optional.map.keys": bool_text(self.allow_optional_map_keys),
         }
+
+
+def _read_cache_size(r: KeyReader) -> int:
+    """``schemas.cache.config`` (Kafka INT, no validator), else the pre-2020 name
+    ``schema.cache.size`` (still accepted; listed as ignored when both are given)."""
+    old = r.integer("schema.cache.size", 1000, 0, INT_MAX, "must be an integer >= 0")
+    if not r.has("schemas.cache.config"):
+        return old
+    if r.has("schema.cache.size"):
+        r.ignore("schema.cache.size")
+    return r.integer("schemas.cache.config", 1000, -(2**31), INT_MAX, "must be an integer")
 
 
 def _read_class(r: KeyReader) -> tuple[str | None, str | None]:

@@ -1,6 +1,7 @@
 """Partitioner keys: ``partitioner.class``, the Field / time-based partitioners' options
-(Confluent Cloud's ``time.interval`` too) and ``behavior.on.null.values``, validated as
-Confluent's ``PartitionerConfig``."""
+(Confluent Cloud's ``time.interval`` too), ``s3.schema.partition.affix.type`` and
+``behavior.on.null.values``, validated as Confluent's ``PartitionerConfig`` and
+``S3SinkConnectorConfig``."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ TIMESTAMP_EXTRACTOR_CLASSES: Mapping[str, str] = MappingProxyType(
 
 PartitionerName = Literal["default", "field", "time", "daily", "hourly"]
 ExtractorName = Literal["Wallclock", "Record", "RecordField"]
+AffixType = Literal["NONE", "PREFIX", "SUFFIX"]
+_AFFIX_TYPES: tuple[AffixType, ...] = ("SUFFIX", "PREFIX", "NONE")  # AffixType.names() order
 
 _TIME_PARTITIONERS = frozenset({"time", "daily", "hourly"})
 _DAY_MS = 86_400_000
@@ -75,6 +78,9 @@ class PartitionerConfig:
     behavior_on_null_values: Literal["fail", "ignore", "write"] = "fail"
     """A record with a null value fails, is skipped, or (``write``) goes to the tombstone
     partition (Confluent's ``TombstoneSupportedPartitioner``)."""
+    schema_partition_affix_type: AffixType = "NONE"
+    """``s3.schema.partition.affix.type``: ``PREFIX`` / ``SUFFIX`` put ``schema_name=<value schema
+    name>`` before / after the encoded partition (Confluent's ``SchemaPartitioner``)."""
 
     @property
     def class_name(self) -> str:
@@ -152,11 +158,16 @@ class PartitionerConfig:
                 Literal["fail", "ignore", "write"],
                 r.choice("behavior.on.null.values", "fail", ("fail", "ignore", "write")),
             ),
+            schema_partition_affix_type=_read_affix(r),
         )
 
     @classmethod
     def read_source(cls, r: KeyReader) -> PartitionerConfig:
-        """The source's key: ``partitioner.class`` (the folders it lists)."""
+        """The source's key: ``partitioner.class`` (the folders it lists); a copied sink
+        config's ``s3.schema.partition.affix.type`` is accepted without effect (objects are
+        found at any depth)."""
+        if r.get("s3.schema.partition.affix.type") is not None:
+            r.ignore("s3.schema.partition.affix.type")
         return cls(name=_read_class(r)[1])
 
     def describe(self) -> dict[str, str]:
@@ -171,7 +182,23 @@ class PartitionerConfig:
             "timestamp.extractor": self.timestamp_extractor,
             "timestamp.field": self.timestamp_field,
             "behavior.on.null.values": self.behavior_on_null_values,
+            "s3.schema.partition.affix.type": self.schema_partition_affix_type,
         }
+
+
+def _read_affix(r: KeyReader) -> AffixType:
+    """``s3.schema.partition.affix.type``: trimmed, then case-sensitive, as Kafka's
+    ``ValidString.in(SUFFIX, PREFIX, NONE)``."""
+    value = r.get("s3.schema.partition.affix.type")
+    if value is None:
+        return "NONE"
+    for affix in _AFFIX_TYPES:
+        if value.strip() == affix:
+            return affix
+    r.invalid(
+        "s3.schema.partition.affix.type", value, "String must be one of: SUFFIX, PREFIX, NONE"
+    )
+    return "NONE"
 
 
 def _read_class(r: KeyReader) -> tuple[str | None, PartitionerName]:

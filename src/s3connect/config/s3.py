@@ -1,5 +1,6 @@
 """S3 keys: where the bucket is and how to reach it, and (the sink's) how objects are written:
-server-side encryption, canned ACL, object tagging and the credentials provider.
+server-side encryption, canned ACL, object tagging, the credentials provider, the proxy and
+conditional writes.
 
 Validated as Confluent's ``S3SinkConnectorConfig`` and ``AwsAssumeRoleCredentialsProvider`` do.
 """
@@ -16,6 +17,8 @@ from typing import Literal
 
 from s3connect.config.parsing import bool_text
 from s3connect.config.reader import INT_MAX, LONG_MAX, KeyReader
+from s3connect.storage.proxy import S3Proxy, parse_proxy, redacted_url, without_password
+from s3connect.storage.s3 import AssumeRole
 
 __all__ = [
     "CANNED_ACLS",
@@ -78,6 +81,38 @@ class S3Config:
     part_size: int = 26_214_400
     part_retries: int = 3
     retry_backoff_ms: int = 200
+    credentials_provider: Literal["default", "assume_role"] = "default"
+    sts_role_arn: str | None = None
+    sts_role_session_name: str | None = None
+    sts_role_external_id: str | None = None
+    sts_region: str | None = None
+    sts_endpoint_url: str | None = None
+    """Our key: the STS endpoint for assume-role (AWS's own when unset)."""
+    proxy_url: str | None = None
+    """``s3.proxy.url``; a password in its user-info is moved to :attr:`proxy_password`."""
+    proxy_user: str | None = None
+    proxy_password: str | None = None
+    """``s3.proxy.password`` (secret), or the password the URL held."""
+
+    @property
+    def proxy(self) -> S3Proxy | None:
+        """The parsed proxy (``S3ProxyConfig``), None without ``s3.proxy.url``."""
+        if self.proxy_url is None:
+            return None
+        return parse_proxy(self.proxy_url, self.proxy_user, self.proxy_password)
+
+    def assume_role(self) -> AssumeRole | None:
+        """``AwsAssumeRoleCredentialsProvider``'s settings, when it is the credentials provider."""
+        if self.credentials_provider != "assume_role":
+            return None
+        assert self.sts_role_arn is not None and self.sts_role_session_name is not None
+        return AssumeRole(
+            role_arn=self.sts_role_arn,
+            session_name=self.sts_role_session_name,
+            external_id=self.sts_role_external_id,
+            region=self.sts_region,
+            endpoint_url=self.sts_endpoint_url,
+        )
 
     @classmethod
     def read(cls, r: KeyReader) -> S3Config:
@@ -93,6 +128,9 @@ class S3Config:
         url = r.optional("store.url")
         if url is not None and not re.match(r"^(https?|file)://[^\s]+$", url):
             r.invalid("store.url", url, "must be an http://, https:// or file:// URL")
+        provider = _read_provider(r)
+        sts = _read_assume_role(r, provider == "assume_role")
+        proxy_url, proxy_user, proxy_password = _read_proxy(r)
         return S3Config(
             bucket_name=bucket or "",
             region=region,
@@ -111,11 +149,43 @@ class S3Config:
             retry_backoff_ms=r.integer(
                 "s3.retry.backoff.ms", 200, 0, LONG_MAX, "must be an integer >= 0 (milliseconds)"
             ),
+            credentials_provider=provider,
+            sts_role_arn=sts["sts.role.arn"],
+            sts_role_session_name=sts["sts.role.session.name"],
+            sts_role_external_id=sts["sts.role.external.id"],
+            sts_region=sts["sts.region"],
+            sts_endpoint_url=sts["sts.endpoint.url"],
+            proxy_url=proxy_url,
+            proxy_user=proxy_user,
+            proxy_password=proxy_password,
         )
 
     def describe(self) -> dict[str, str]:
         """The keys under their names (optional ones only when set)."""
-        return {**self._describe_location(), **self._describe_transfer()}
+        return {
+            **self._describe_location(),
+            **self._describe_access(),
+            **self._describe_transfer(),
+            "s3.credentials.provider.class": CREDENTIALS_PROVIDER_CLASSES[
+                self.credentials_provider
+            ],
+        }
+
+    def _describe_access(self) -> dict[str, str]:
+        d = {}
+        for name in _STS_KEYS:
+            value = getattr(self, name.replace(".", "_"))
+            if value is not None:
+                d[_STS_PREFIX + name] = value
+        if self.sts_endpoint_url is not None:
+            d["sts.endpoint.url"] = self.sts_endpoint_url
+        proxy_keys = ("s3.proxy.url", "s3.proxy.user", "s3.proxy.password")
+        for name, value in zip(
+            proxy_keys, (self.proxy_url, self.proxy_user, self.proxy_password), strict=True
+        ):
+            if value is not None:
+                d[name] = value
+        return d
 
     def _describe_location(self) -> dict[str, str]:
         d = {"s3.bucket.name": self.bucket_name, "s3.region": self.region}
@@ -150,13 +220,8 @@ class S3WriteConfig(S3Config):
     object_tagging_extra: tuple[tuple[str, str], ...] = ()
     """``s3.object.tagging.key.value.pairs``: extra tags, after the offset tags."""
     object_behavior_on_tagging_error: Literal["ignore", "fail"] = "ignore"
-    credentials_provider: Literal["default", "assume_role"] = "default"
-    sts_role_arn: str | None = None
-    sts_role_session_name: str | None = None
-    sts_role_external_id: str | None = None
-    sts_region: str | None = None
-    sts_endpoint_url: str | None = None
-    """Our key: the STS endpoint for assume-role (AWS's own when unset)."""
+    enable_conditional_writes: bool = True
+    """The flag only; :attr:`SinkConfig.conditional_writes` says whether it applies."""
 
     @classmethod
     def read_onto(cls, r: KeyReader, s3: S3Config) -> S3WriteConfig:
@@ -172,8 +237,6 @@ class S3WriteConfig(S3Config):
         tagging = r.boolean("s3.object.tagging", False)
         extra = _extra_tags(r)
         on_error = r.choice("s3.object.behavior.on.tagging.error", "ignore", ("ignore", "fail"))
-        provider = _read_provider(r)
-        sts = _read_assume_role(r, provider == "assume_role")
         return cls(
             **{f.name: getattr(s3, f.name) for f in fields(S3Config)},
             ssea_name=ssea,
@@ -183,12 +246,7 @@ class S3WriteConfig(S3Config):
             object_tagging=tagging,
             object_tagging_extra=extra,
             object_behavior_on_tagging_error="fail" if on_error == "fail" else "ignore",
-            credentials_provider=provider,
-            sts_role_arn=sts["sts.role.arn"],
-            sts_role_session_name=sts["sts.role.session.name"],
-            sts_role_external_id=sts["sts.role.external.id"],
-            sts_region=sts["sts.region"],
-            sts_endpoint_url=sts["sts.endpoint.url"],
+            enable_conditional_writes=r.boolean("enable.conditional.writes", True),
         )
 
     def describe(self) -> dict[str, str]:
@@ -198,12 +256,7 @@ class S3WriteConfig(S3Config):
             d["s3.sse.customer.key"] = self.sse_customer_key
         if self.acl_canned is not None:
             d["s3.acl.canned"] = self.acl_canned
-        for name in _STS_KEYS:
-            value = getattr(self, name.replace(".", "_"))
-            if value is not None:
-                d[_STS_PREFIX + name] = value
-        if self.sts_endpoint_url is not None:
-            d["sts.endpoint.url"] = self.sts_endpoint_url
+        d.update(self._describe_access())
         d.update(self._describe_transfer())
         d.update(
             {
@@ -217,6 +270,7 @@ class S3WriteConfig(S3Config):
                 "s3.credentials.provider.class": CREDENTIALS_PROVIDER_CLASSES[
                     self.credentials_provider
                 ],
+                "enable.conditional.writes": bool_text(self.enable_conditional_writes),
             }
         )
         return d
@@ -293,7 +347,11 @@ def _read_provider(r: KeyReader) -> Literal["default", "assume_role"]:
 def _read_assume_role(r: KeyReader, assume_role: bool) -> dict[str, str | None]:
     """The ``s3.credentials.provider.sts.*`` keys and ``sts.endpoint.url`` (all None, and listed
     as ignored, unless ``assume_role``); other ``s3.credentials.provider.*`` keys are ignored."""
-    values = {name: r.optional(_STS_PREFIX + name) for name in _STS_KEYS}
+    # The S3 source's documentation writes them without the prefix: accepted too.
+    values = {
+        name: r.optional(_STS_PREFIX + name) or (r.optional(name) if name != "sts.region" else None)
+        for name in _STS_KEYS
+    }
     if assume_role:
         _check_assume_role(r, values)
         values["sts.endpoint.url"] = url = r.optional("sts.endpoint.url")
@@ -311,6 +369,32 @@ def _read_assume_role(r: KeyReader, assume_role: bool) -> dict[str, str | None]:
         r.get(key)
         r.ignore(key)
     return values
+
+
+def _read_proxy(r: KeyReader) -> tuple[str | None, str | None, str | None]:
+    """``s3.proxy.url``, ``.user`` and ``.password`` as stored: the URL checked as
+    ``S3ProxyConfig`` parses it (the user and password keys count only with a URL), and a
+    password in the URL moved to the password (unless that key is set) so it is never shown."""
+    url, user, password = (r.optional(f"s3.proxy.{k}") for k in ("url", "user", "password"))
+    if url is None:
+        for key, value in (("s3.proxy.user", user), ("s3.proxy.password", password)):
+            if value is not None:
+                r.ignore(key)
+        return None, None, None
+    try:
+        proxy = parse_proxy(url, user, password)
+    except ValueError as exc:
+        r.invalid(
+            "s3.proxy.url",
+            redacted_url(url),
+            f"must be a proxy URL such as http://proxy.example.com:3128 ({exc})",
+        )
+        return None, None, None
+    for key, value in (("s3.proxy.user", proxy.user), ("s3.proxy.password", proxy.password)):
+        if value is not None and not value.isascii():
+            r.invalid(key, value, "must be ASCII (botocore sends it as Basic authentication)")
+    stored, url_password = without_password(url)
+    return stored, user, password if password is not None else url_password
 
 
 def _check_assume_role(r: KeyReader, values: Mapping[str, str | None]) -> None:

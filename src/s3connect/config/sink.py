@@ -55,18 +55,13 @@ NO_EFFECT_KEYS = frozenset(
         "s3.http.send.expect.continue",
         "s3.elastic.buffer.enable",
         "s3.elastic.buffer.init.capacity",
+        "max.write.duration.ms",
+        "schema.generator.class",
     }
 )
 """Confluent keys accepted but without effect here (Kafka Connect runtime / AWS SDK tuning)."""
 
-LATER_KEYS: Mapping[str, tuple[str | None, str]] = MappingProxyType(
-    {
-        "s3.schema.partition.affix.type": ("none", "schema-name path affixes"),
-        "s3.proxy.url": ("", "S3 proxies"),
-        "s3.proxy.user": (None, "S3 proxies"),
-        "s3.proxy.password": (None, "S3 proxies"),
-    }
-)
+LATER_KEYS: Mapping[str, tuple[str | None, str]] = MappingProxyType({})
 """Keys of features that come in a later release -> (Confluent's default, the only value
 accepted, None for any blank value; the feature)."""
 
@@ -200,6 +195,17 @@ class SinkConfig:
     def partitioner_class(self) -> str:
         """Confluent's class name of the partitioner."""
         return self.partitioner.class_name
+
+    @property
+    def conditional_writes(self) -> bool:
+        """Confluent's ``shouldEnableConditionalWrites()``: ``enable.conditional.writes``, a
+        ``rotate.schedule.interval.ms`` other than -1, and neither keys nor headers stored."""
+        return (
+            self.s3.enable_conditional_writes
+            and self.rotation.rotate_schedule_interval_ms != -1
+            and not self.keys_headers.store_kafka_keys
+            and not self.keys_headers.store_kafka_headers
+        )
 
     def spark_kafka_options(self) -> dict[str, str]:
         """Options for ``spark.readStream.format("kafka")`` (real secret values included)."""

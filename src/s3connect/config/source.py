@@ -80,6 +80,7 @@ NO_EFFECT_KEYS = frozenset(
         "keys.format.class",
         "headers.format.class",
         "confluent.license",
+        "enable.conditional.writes",
         "errors.tolerance",
         "errors.log.enable",
         "errors.log.include.messages",
@@ -90,7 +91,7 @@ NO_EFFECT_KEYS = frozenset(
 )
 """Sink or Kafka Connect keys a copied sink config carries; they have no effect on reading
 (and are not described)."""
-_NO_EFFECT_PREFIXES = ("confluent.topic.", "s3.credentials.provider.", "consumer.override.")
+_NO_EFFECT_PREFIXES = ("confluent.topic.", "consumer.override.")
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -205,6 +206,8 @@ class SourceConfig:
             secret_access_key=self.s3.secret_access_key,
             part_retries=self.s3.part_retries,
             retry_backoff_ms=self.s3.retry_backoff_ms,
+            assume_role=self.s3.assume_role(),
+            proxy=self.s3.proxy,
         )
 
     def producer_options(self) -> dict[str, str]:

@@ -2,10 +2,13 @@
 
 The package's one Avro mapping, with AvroData's default settings (:data:`AVRO_DATA_CONFIG`), as
 Confluent Platform 8.3.1 has it. The Schema Registry ``AvroConverter`` reads with it, the S3 sink
-writes Avro and Parquet files with it, and the S3 source reads those files back with it::
+writes Avro and Parquet files with it, and the S3 source reads those files back with it. The
+Connect -> Avro direction also takes the two settings the sink's connector config changes
+(:class:`AvroDataOptions`: ``enhanced.avro.schema.support``, ``allow.optional.map.keys``)::
 
     avro_schema_json(schema)          # fromConnectSchema, as Avro Java's Schema.toString()
     to_avro_value(schema, value)      # fromConnectData, a fastavro datum
+    avro_schema_json(schema, AvroDataOptions(enhanced_schema_support=True))
     to_connect_schema(avro_json)      # toConnectSchema
     reader = connect_reader(avro_json)
     reader.read(buffer)               # one fastavro-decoded datum, as toConnectData gives it
@@ -66,6 +69,7 @@ __all__ = [
     "FIXED_SIZE",
     "NAMESPACE",
     "RECORD_DOC",
+    "AvroDataOptions",
     "ConnectReader",
     "avro_schema",
     "avro_schema_json",
@@ -106,6 +110,27 @@ AVRO_DATA_CONFIG: Mapping[str, str] = MappingProxyType(
     }
 )
 """The ``AvroDataConfig`` settings this module implements (Confluent's defaults)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AvroDataOptions:
+    """The ``AvroDataConfig`` settings the Connect -> Avro direction takes (AvroData's defaults;
+    the S3 sink passes its connector config's, whose enhanced default is true).
+
+    Attributes:
+        enhanced_schema_support: ``enhanced.avro.schema.support``: a Connect string with the
+            ``io.confluent.connect.avro.Enum`` parameter becomes an Avro ``enum`` (named by that
+            parameter, symbols from its ``io.confluent.connect.avro.Enum.<symbol>`` keys) instead
+            of a ``string``; its values are written as enum symbols.
+        allow_optional_map_keys: ``allow.optional.map.keys``: a map with optional string keys
+            becomes an Avro ``map`` instead of an array of ``MapEntry`` records.
+    """
+
+    enhanced_schema_support: bool = False
+    allow_optional_map_keys: bool = False
+
+
+_DEFAULTS = AvroDataOptions()
 
 _DEFAULT_NAME = "ConnectDefault"
 _MAP_ENTRY = "MapEntry"
@@ -158,6 +183,7 @@ def _non_optional(schema: ConnectSchema) -> ConnectSchema:
 class _FromConnect:
     """AvroData's FromConnectContext: resolved non-optional schemas and the default-name index."""
 
+    options: AvroDataOptions = _DEFAULTS
     resolved: list[tuple[ConnectSchema, Any]] = dataclasses.field(default_factory=list)
     name_index: int = 0
 
@@ -191,7 +217,7 @@ def _from_connect(schema: ConnectSchema, ctx: _FromConnect) -> Any:
     if schema.type is Type.STRUCT and schema.optional:  # a union, no metadata on it
         return ["null", _from_connect(_non_optional(schema), ctx)]
     base = _avro_base(schema, ctx)
-    _add_metadata(base, schema)
+    _add_metadata(base, schema, ctx.options)
     if schema.optional:
         return [base, "null"] if schema.default is not None else ["null", base]
     ctx.resolved.append((schema, base))
@@ -216,6 +242,8 @@ def _avro_base(schema: ConnectSchema, ctx: _FromConnect) -> dict[str, Any]:
             for f in schema.fields
         ]
         return base
+    if _is_enum(schema, ctx.options):
+        return _avro_enum(schema, ctx)
     if is_fixed(schema):
         namespace, name = ctx.name_or_default(schema.name)
         size = int(schema.parameters[FIXED_SIZE])
@@ -228,11 +256,36 @@ def _avro_base(schema: ConnectSchema, ctx: _FromConnect) -> dict[str, Any]:
     return base
 
 
+def _avro_enum(schema: ConnectSchema, ctx: _FromConnect) -> dict[str, Any]:
+    """An enum-carrying string with enhanced schema support: an Avro enum named by the
+    ``io.confluent.connect.avro.Enum`` parameter, symbols from its ``.<symbol>`` keys in order,
+    doc and default from the ``enum.doc.`` / ``enum.default.`` parameters of the schema's short
+    name (which, unnamed, uses up a ``ConnectDefault`` name as AvroData's getNameOrDefault)."""
+    params = schema.parameters
+    prefix = AVRO_ENUM + "."
+    symbols = [k[len(prefix) :] for k in params if k.startswith(prefix)]
+    short = ctx.name_or_default(schema.name)[1]
+    namespace, _, name = params[AVRO_ENUM].rpartition(".")
+    base: dict[str, Any] = {"type": "enum", "name": name, "namespace": namespace or None}
+    if ENUM_DOC + short in params:
+        base["doc"] = params[ENUM_DOC + short]
+    base["symbols"] = symbols
+    if ENUM_DEFAULT + short in params:
+        base["default"] = params[ENUM_DEFAULT + short]
+    return base
+
+
+def _native_map(key: ConnectSchema, options: AvroDataOptions) -> bool:
+    """Whether a map with this key schema is an Avro map (string keys, not optional unless
+    ``allow.optional.map.keys``), not an array of MapEntry records."""
+    return key.type is Type.STRING and (not key.optional or options.allow_optional_map_keys)
+
+
 def _avro_map(schema: ConnectSchema, ctx: _FromConnect) -> dict[str, Any]:
-    """A map: an Avro map for non-optional string keys, else an array of MapEntry records."""
+    """A map: an Avro map for (non-optional) string keys, else an array of MapEntry records."""
     key, value = schema.key_schema, schema.value_schema
     assert key is not None and value is not None
-    if key.type is Type.STRING and not key.optional:
+    if _native_map(key, ctx.options):
         return {"type": "map", "values": _from_connect(value, ctx)}
     if schema.name is None:
         entry = _record(NAMESPACE, _MAP_ENTRY, [])
@@ -243,7 +296,7 @@ def _avro_map(schema: ConnectSchema, ctx: _FromConnect) -> dict[str, Any]:
     return {"type": "array", "items": entry}
 
 
-def _add_metadata(base: dict[str, Any], schema: ConnectSchema) -> None:
+def _add_metadata(base: dict[str, Any], schema: ConnectSchema, options: AvroDataOptions) -> None:
     """The ``connect.*`` properties (connect.meta.data=true), logical types and ``avro*`` ones."""
     if schema.doc is not None:
         base[_CONNECT_DOC] = schema.doc
@@ -253,7 +306,7 @@ def _add_metadata(base: dict[str, Any], schema: ConnectSchema) -> None:
     if params:
         base[_CONNECT_PARAMETERS] = params
     if schema.default is not None and FIELD_DEFAULT_FLAG not in schema.parameters:
-        base[_CONNECT_DEFAULT] = _default_json(schema, schema.default)
+        base[_CONNECT_DEFAULT] = _default_json(schema, schema.default, options)
     if schema.name is not None:
         base[_CONNECT_NAME] = schema.name
     if schema.type in (Type.INT8, Type.INT16):
@@ -275,17 +328,17 @@ def _field(
         # Avro validates a default against the first union branch ("null" for optional structs
         # and unions; a union's JSON default is its first member's value, which may be null).
         if schema.name == AVRO_UNION and not schema.optional:
-            default = _default_json(schema, schema.default)
+            default = _default_json(schema, schema.default, ctx.options)
             if default is not None:
                 field["default"] = default
         elif not (schema.optional and schema.type is Type.STRUCT):
-            field["default"] = _default_json(schema, schema.default)
+            field["default"] = _default_json(schema, schema.default, ctx.options)
     elif schema.optional:
         field["default"] = None
     return field
 
 
-def _default_json(schema: ConnectSchema, value: Any) -> Any:
+def _default_json(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> Any:
     """AvroData.defaultValueFromConnect: a default as Avro JSON (bytes as ISO-8859-1 text); a
     union's is its first member's."""
     if value is None:
@@ -295,35 +348,40 @@ def _default_json(schema: ConnectSchema, value: Any) -> Any:
     t = schema.type
     if schema.name == AVRO_UNION:
         first = schema.fields[0] if schema.fields else None
-        return None if first is None else _default_json(first.schema, value.get(first.name))
+        return (
+            None if first is None else _default_json(first.schema, value.get(first.name), options)
+        )
     if schema.name in _LOGICAL_NAMES or t not in _CONTAINERS:
-        raw = to_avro_value(schema, value)
+        raw = to_avro_value(schema, value, options)
         return raw.decode("latin-1") if isinstance(raw, bytes) else raw
     if t is Type.STRUCT:
         if not isinstance(value, Mapping):
             raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
-        return {f.name: _default_json(f.schema, value.get(f.name)) for f in schema.fields}
+        return {f.name: _default_json(f.schema, value.get(f.name), options) for f in schema.fields}
     if t is Type.ARRAY:
         assert schema.value_schema is not None
-        return [_default_json(schema.value_schema, v) for v in value]
+        return [_default_json(schema.value_schema, v, options) for v in value]
     key, item = schema.key_schema, schema.value_schema
     assert key is not None and item is not None
-    if key.type is Type.STRING and not key.optional:
-        return {k: _default_json(item, v) for k, v in value.items()}
-    return [[_default_json(key, k), _default_json(item, v)] for k, v in value.items()]
+    if _native_map(key, options):
+        return {k: _default_json(item, v, options) for k, v in value.items()}
+    return [
+        [_default_json(key, k, options), _default_json(item, v, options)] for k, v in value.items()
+    ]
 
 
-def avro_schema(schema: ConnectSchema) -> Any:
+def avro_schema(schema: ConnectSchema, options: AvroDataOptions = _DEFAULTS) -> Any:
     """The Avro schema of a Connect schema, as a JSON-able tree (fully qualified names).
 
     Suitable for ``fastavro.parse_schema``.
     """
-    return _emit(_from_connect(schema, _FromConnect()), set(), None, qualified=True)
+    return _emit(_from_connect(schema, _FromConnect(options)), set(), None, qualified=True)
 
 
-def avro_schema_json(schema: ConnectSchema) -> str:
+def avro_schema_json(schema: ConnectSchema, options: AvroDataOptions = _DEFAULTS) -> str:
     """The Avro schema text, as Avro Java's ``Schema.toString()`` writes AvroData's schema."""
-    return dumps_json(_emit(_from_connect(schema, _FromConnect()), set(), None, qualified=False))
+    tree = _emit(_from_connect(schema, _FromConnect(options)), set(), None, qualified=False)
+    return dumps_json(tree)
 
 
 def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> Any:
@@ -333,7 +391,7 @@ def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> 
     if isinstance(node, str):
         return node
     kind = node["type"]
-    if kind not in ("record", "fixed"):
+    if kind not in ("record", "enum", "fixed"):
         extra = {
             k: _emit(v, names, space, qualified=qualified) if k in ("items", "values") else v
             for k, v in node.items()
@@ -353,7 +411,7 @@ def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> 
             out["namespace"] = namespace
     elif space is not None:
         out["namespace"] = ""
-    if "doc" in node:  # Avro Java writes a record's doc before its fields
+    if "doc" in node:  # Avro Java writes a named type's doc before its fields or symbols
         out["doc"] = node["doc"]
     if kind == "record":
         out["fields"] = [
@@ -381,7 +439,7 @@ def resolve_null(schema: ConnectSchema) -> Any:
     raise ValueError(f"Found null value for non-optional schema {schema.name or schema.type.name}")
 
 
-def to_avro_value(schema: ConnectSchema, value: Any) -> Any:
+def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = _DEFAULTS) -> Any:
     """AvroData.fromConnectData: a Connect value as a fastavro datum (logical types raw).
 
     Raises:
@@ -411,21 +469,28 @@ def to_avro_value(schema: ConnectSchema, value: Any) -> Any:
         return _fixed_size(schema, bytes(value))
     if t is Type.ARRAY:
         assert schema.value_schema is not None
-        return [to_avro_value(schema.value_schema, v) for v in value]
+        return [to_avro_value(schema.value_schema, v, options) for v in value]
     if t is Type.MAP:
-        key, item = schema.key_schema, schema.value_schema
-        assert key is not None and item is not None
-        if key.type is Type.STRING and not key.optional:
-            return {k: to_avro_value(item, v) for k, v in value.items()}
-        return [
-            {"key": to_avro_value(key, k), "value": to_avro_value(item, v)}
-            for k, v in value.items()
-        ]
+        return _map_datum(schema, value, options)
     if not isinstance(value, Mapping):
         raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
     if name == AVRO_UNION:
-        return _union_datum(schema, value)
-    return {f.name: to_avro_value(f.schema, value.get(f.name)) for f in schema.fields}
+        return _union_datum(schema, value, options)
+    return {f.name: to_avro_value(f.schema, value.get(f.name), options) for f in schema.fields}
+
+
+def _map_datum(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> Any:
+    """A map as an Avro map (a null key fails, as Avro's writer), or as MapEntry records."""
+    key, item = schema.key_schema, schema.value_schema
+    assert key is not None and item is not None
+    if _native_map(key, options):
+        if None in value:
+            raise ValueError("An Avro map cannot hold a null key (allow.optional.map.keys=true)")
+        return {k: to_avro_value(item, v, options) for k, v in value.items()}
+    return [
+        {"key": to_avro_value(key, k, options), "value": to_avro_value(item, v, options)}
+        for k, v in value.items()
+    ]
 
 
 def _logical_to_avro(schema: ConnectSchema, value: Any) -> Any:
@@ -452,18 +517,29 @@ def _fixed_size(schema: ConnectSchema, raw: bytes) -> bytes:
     return raw
 
 
-def _union_datum(schema: ConnectSchema, value: Mapping[str, Any]) -> Any:
-    """AvroData.fromConnectData of a union struct: its first non-null member (records and fixed
-    in fastavro's ``(name, datum)`` union notation)."""
+def _union_datum(schema: ConnectSchema, value: Mapping[str, Any], options: AvroDataOptions) -> Any:
+    """AvroData.fromConnectData of a union struct: its first non-null member (records, fixed
+    and, with enhanced schema support, enums in fastavro's ``(name, datum)`` union notation)."""
     for f in schema.fields:
         member = value.get(f.name)
         if member is not None:
-            datum = to_avro_value(f.schema, member)
+            datum = to_avro_value(f.schema, member, options)
+            if _is_enum(f.schema, options):
+                return (f.schema.parameters[AVRO_ENUM], datum)
             named = is_fixed(f.schema) or f.schema.type is Type.STRUCT
             if named and f.schema.name not in (None, AVRO_UNION):
                 return (f.schema.name, datum)
             return datum
     return None
+
+
+def _is_enum(schema: ConnectSchema, options: AvroDataOptions) -> bool:
+    """Whether AvroData writes the schema as an Avro enum (enhanced schema support)."""
+    return (
+        options.enhanced_schema_support
+        and schema.type is Type.STRING
+        and AVRO_ENUM in schema.parameters
+    )
 
 
 def _has_union(schema: ConnectSchema | None) -> bool:
@@ -475,21 +551,27 @@ def _has_union(schema: ConnectSchema | None) -> bool:
     return any(_has_union(c) for c in children)
 
 
-def compile_to_avro(schema: ConnectSchema) -> Callable[[Any], Any]:
+def compile_to_avro(
+    schema: ConnectSchema, options: AvroDataOptions = _DEFAULTS
+) -> Callable[[Any], Any]:
     """:func:`to_avro_value` specialised once for ``schema``: the same results and errors,
     without re-dispatching on the schema for every value (the sink's hot path).
 
     Structs and arrays get generated straight-line code (:mod:`s3connect.convert.codegen`) for the
     common case, falling back to the closures of :func:`_compile_reference` for the rest."""
-    fast = None if _has_union(schema) else connect_to_avro_fast(schema, _compile_reference)
-    return fast if fast is not None else _compile_reference(schema)
+
+    def reference(sub: ConnectSchema) -> Callable[[Any], Any]:
+        return _compile_reference(sub, options)
+
+    fast = None if _has_union(schema) else connect_to_avro_fast(schema, reference)
+    return fast if fast is not None else reference(schema)
 
 
-def _compile_reference(schema: ConnectSchema) -> Callable[[Any], Any]:
+def _compile_reference(schema: ConnectSchema, options: AvroDataOptions) -> Callable[[Any], Any]:
     """The closure tree behind :func:`compile_to_avro`."""
     name, t = schema.name, schema.type
     if name in (*_LOGICAL_NAMES, AVRO_UNION) or t in (Type.MAP, Type.BYTES):
-        return lambda value: to_avro_value(schema, value)
+        return lambda value: to_avro_value(schema, value, options)
     convert: Callable[[Any], Any]
     if t in INT_RANGES:
 
@@ -510,13 +592,13 @@ def _compile_reference(schema: ConnectSchema) -> Callable[[Any], Any]:
 
     elif t is Type.ARRAY:
         assert schema.value_schema is not None
-        item = _compile_reference(schema.value_schema)
+        item = _compile_reference(schema.value_schema, options)
 
         def convert(value: Any) -> Any:
             return [item(v) for v in value]
 
     else:
-        fields = [(f.name, _compile_reference(f.schema)) for f in schema.fields]
+        fields = [(f.name, _compile_reference(f.schema, options)) for f in schema.fields]
 
         def convert(value: Any) -> Any:
             if not isinstance(value, Mapping):

@@ -4,7 +4,10 @@ Confluent's ParquetRecordWriterProvider writes AvroData's Avro schema through pa
 the same Connect schema becomes Arrow columns directly: int8/int16 as int32, optional as
 nullable, Timestamp as timestamp[ms, UTC], Date as date32, Time as time32[ms], Decimal as
 decimal(precision, scale), fixed bytes as fixed_size_binary, lists with ``element`` items, maps
-with non-string keys as lists of ``{key, value}`` structs, union structs as structs.
+with non-string (or, unless ``allow.optional.map.keys``, optional string) keys as lists of
+``{key, value}`` structs, union structs as structs. Enums (``enhanced.avro.schema.support``) stay
+string columns: pyarrow cannot write Parquet's ENUM annotation (parquet-avro writes BINARY/ENUM);
+the footer's Avro schema has the enum.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from s3connect.connect.logical import decimal_scale, decimal_unscaled
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.avro_data import (
     FIXED_SIZE,
+    AvroDataOptions,
     decimal_precision,
     is_fixed,
     resolve_null,
@@ -40,7 +44,16 @@ _SIMPLE = {
 }
 
 
-def _arrow_type(schema: ConnectSchema) -> pa.DataType:
+_DEFAULTS = AvroDataOptions()
+
+
+def _native_map(key: ConnectSchema, options: AvroDataOptions) -> bool:
+    """AvroData's rule: string keys (optional ones with ``allow.optional.map.keys``) make an
+    Avro map, anything else an array of MapEntry records."""
+    return key.type is Type.STRING and (not key.optional or options.allow_optional_map_keys)
+
+
+def _arrow_type(schema: ConnectSchema, options: AvroDataOptions) -> pa.DataType:
     name, t = schema.name, schema.type
     if name == DECIMAL:
         precision, scale = decimal_precision(schema), decimal_scale(schema)
@@ -59,23 +72,26 @@ def _arrow_type(schema: ConnectSchema) -> pa.DataType:
         return _SIMPLE[t]
     if t is Type.ARRAY:
         assert schema.value_schema is not None
-        return pa.list_(_arrow_field("element", schema.value_schema))
+        return pa.list_(_arrow_field("element", schema.value_schema, options))
     if t is Type.MAP:
         key, value = schema.key_schema, schema.value_schema
         assert key is not None and value is not None
-        if key.type is Type.STRING and not key.optional:
-            return pa.map_(pa.string(), _arrow_field("value", value))
-        entry = pa.struct([_arrow_field("key", key), _arrow_field("value", value)])
+        if _native_map(key, options):
+            return pa.map_(pa.string(), _arrow_field("value", value, options))
+        entry = pa.struct(
+            [_arrow_field("key", key, options), _arrow_field("value", value, options)]
+        )
         return pa.list_(pa.field("element", entry, nullable=False))
-    return pa.struct([_arrow_field(f.name, f.schema) for f in schema.fields])
+    return pa.struct([_arrow_field(f.name, f.schema, options) for f in schema.fields])
 
 
-def _arrow_field(name: str, schema: ConnectSchema) -> pa.Field:
-    return pa.field(name, _arrow_type(schema), nullable=schema.optional)
+def _arrow_field(name: str, schema: ConnectSchema, options: AvroDataOptions) -> pa.Field:
+    return pa.field(name, _arrow_type(schema, options), nullable=schema.optional)
 
 
-def arrow_schema(schema: ConnectSchema) -> pa.Schema:
-    """The Arrow schema of a Connect struct schema (one column per field).
+def arrow_schema(schema: ConnectSchema, options: AvroDataOptions = _DEFAULTS) -> pa.Schema:
+    """The Arrow schema of a Connect struct schema (one column per field), maps as AvroData
+    with ``options`` makes them.
 
     Raises:
         ValueError: the schema is not a struct (Parquet rows must be records).
@@ -85,11 +101,12 @@ def arrow_schema(schema: ConnectSchema) -> pa.Schema:
             f"Parquet needs a STRUCT value schema, got {schema.type.name}: Confluent's "
             "ParquetRecordWriterProvider writes only Avro records"
         )
-    return pa.schema([_arrow_field(f.name, f.schema) for f in schema.fields])
+    return pa.schema([_arrow_field(f.name, f.schema, options) for f in schema.fields])
 
 
-def to_arrow_value(schema: ConnectSchema, value: Any) -> Any:
-    """A Connect value as a Python value ``pyarrow`` accepts for :func:`arrow_schema`'s type.
+def to_arrow_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = _DEFAULTS) -> Any:
+    """A Connect value as a Python value ``pyarrow`` accepts for :func:`arrow_schema`'s type
+    (with the same ``options``).
 
     Raises:
         ValueError: the value does not match the schema (as ``AvroData.fromConnectData``).
@@ -106,17 +123,24 @@ def to_arrow_value(schema: ConnectSchema, value: Any) -> Any:
         return to_avro_value(schema, value)
     if t is Type.ARRAY:
         assert schema.value_schema is not None
-        return [to_arrow_value(schema.value_schema, v) for v in value]
+        return [to_arrow_value(schema.value_schema, v, options) for v in value]
     if t is Type.MAP:
         key, item = schema.key_schema, schema.value_schema
         assert key is not None and item is not None
-        pairs = [(to_arrow_value(key, k), to_arrow_value(item, v)) for k, v in value.items()]
-        if key.type is Type.STRING and not key.optional:
+        pairs = [
+            (to_arrow_value(key, k, options), to_arrow_value(item, v, options))
+            for k, v in value.items()
+        ]
+        if _native_map(key, options):
+            if any(k is None for k, _ in pairs):
+                raise ValueError(
+                    "An Avro map cannot hold a null key (allow.optional.map.keys=true)"
+                )
             return pairs
         return [{"key": k, "value": v} for k, v in pairs]
     if not isinstance(value, Mapping):
         raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
-    return {f.name: to_arrow_value(f.schema, value.get(f.name)) for f in schema.fields}
+    return {f.name: to_arrow_value(f.schema, value.get(f.name), options) for f in schema.fields}
 
 
 def from_arrow_value(schema: ConnectSchema, value: Any) -> Any:

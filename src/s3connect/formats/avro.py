@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from s3connect.connect.records import SinkRecord
 from s3connect.convert.avro_data import (
+    AvroDataOptions,
     avro_schema,
     avro_schema_json,
     compile_to_avro,
@@ -70,14 +71,23 @@ class AvroFormat:
     Args:
         codec: ``avro.codec``: ``null``, ``deflate``, ``snappy`` or ``bzip2``.
         deflate_level: zlib level for ``deflate`` (-1 = default, as CodecFactory.fromString).
+        avro_data: AvroData's settings (``enhanced.avro.schema.support``,
+            ``allow.optional.map.keys``); AvroData's defaults when not given.
     """
 
     extension = ".avro"
 
-    def __init__(self, codec: str = "null", *, deflate_level: int = -1) -> None:
+    def __init__(
+        self,
+        codec: str = "null",
+        *,
+        deflate_level: int = -1,
+        avro_data: AvroDataOptions | None = None,
+    ) -> None:
         if codec not in AVRO_CODECS:
             raise ValueError(f"avro.codec must be one of {', '.join(AVRO_CODECS)}, got {codec!r}")
         self.codec = codec
+        self.avro_data = avro_data or AvroDataOptions()
         self._compress: Callable[[bytes], bytes] = {
             "null": lambda data: data,
             "deflate": _deflate(deflate_level),
@@ -97,12 +107,13 @@ class AvroFormat:
                 "AvroFormat needs records with a value schema; got schemaless data (use a "
                 "converter with schemas, e.g. JsonConverter with schemas.enable=true)"
             )
-        parsed = fastavro.parse_schema(avro_schema(schema))
+        options = self.avro_data
+        parsed = fastavro.parse_schema(avro_schema(schema, options))
         sync = _sync_marker(records)
         header = io.BytesIO()
         header.write(_MAGIC)
         meta = {
-            "avro.schema": avro_schema_json(schema).encode("utf-8"),
+            "avro.schema": avro_schema_json(schema, options).encode("utf-8"),
             "avro.codec": self.codec.encode("ascii"),
         }
         header.write(_long(len(meta)))
@@ -116,7 +127,7 @@ class AvroFormat:
         # Java does (a block ends after the record that takes it to >= 64000 bytes). Its header
         # is not AvroData's and its codecs are not ours: it writes uncompressed blocks, which are
         # re-framed behind our header with our codec.
-        convert = compile_to_avro(schema)
+        convert = compile_to_avro(schema, options)
         plain = io.BytesIO()
         fastavro.writer(
             plain,

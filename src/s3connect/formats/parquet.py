@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
-from s3connect.convert.avro_data import avro_schema_json, to_connect_schema
+from s3connect.convert.avro_data import AvroDataOptions, avro_schema_json, to_connect_schema
 from s3connect.formats.arrow import arrow_schema, from_arrow_value, to_arrow_value
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema
@@ -51,9 +51,17 @@ class ParquetFormat:
         codec: ``parquet.codec``: ``snappy`` (default), ``none``, ``gzip``, ``zstd``, ``lz4`` or
             ``brotli``.
         batch_size: records per Arrow batch (one row group each).
+        avro_data: AvroData's settings (``enhanced.avro.schema.support``,
+            ``allow.optional.map.keys``); AvroData's defaults when not given.
     """
 
-    def __init__(self, codec: str = "snappy", *, batch_size: int = 50_000) -> None:
+    def __init__(
+        self,
+        codec: str = "snappy",
+        *,
+        batch_size: int = 50_000,
+        avro_data: AvroDataOptions | None = None,
+    ) -> None:
         key = codec.lower()
         if key not in PARQUET_CODECS:
             raise ValueError(
@@ -65,6 +73,7 @@ class ParquetFormat:
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
         self.batch_size = batch_size
+        self.avro_data = avro_data or AvroDataOptions()
 
     def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None:
         """Write one complete Parquet file of the records' values to ``out``.
@@ -77,8 +86,9 @@ class ParquetFormat:
             raise ValueError(
                 "ParquetFormat needs records with a struct value schema; got schemaless data"
             )
-        columns = arrow_schema(schema).with_metadata(
-            {"parquet.avro.schema": avro_schema_json(schema), "writer.model.name": "avro"}
+        options = self.avro_data
+        columns = arrow_schema(schema, options).with_metadata(
+            {"parquet.avro.schema": avro_schema_json(schema, options), "writer.model.name": "avro"}
         )
         with pq.ParquetWriter(
             out,
@@ -89,15 +99,16 @@ class ParquetFormat:
         ) as writer:
             for start in range(0, len(records), self.batch_size):
                 rows = [
-                    self._row(schema, record) for record in records[start : start + self.batch_size]
+                    self._row(schema, record, options)
+                    for record in records[start : start + self.batch_size]
                 ]
                 writer.write_batch(pa.RecordBatch.from_pylist(rows, schema=columns))
 
     @staticmethod
-    def _row(schema: ConnectSchema, record: SinkRecord) -> Any:
+    def _row(schema: ConnectSchema, record: SinkRecord, options: AvroDataOptions) -> Any:
         if record.value is None:
             raise ValueError(f"Parquet cannot write a null value (offset {record.offset})")
-        return to_arrow_value(schema, record.value)
+        return to_arrow_value(schema, record.value, options)
 
 
 def read_parquet(data: bytes, extension: str, separator: bytes) -> FileRecords:

@@ -14,6 +14,7 @@ from s3connect.config.converters import SINK_CONVERTER_CLASSES
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
+from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
 from s3connect.convert.registry.client import Registry, RetryPolicy, with_record_context
@@ -29,6 +30,7 @@ from s3connect.sink.partitioners import (
     Partitioner,
     RecordFieldTimestampExtractor,
     RecordTimestampExtractor,
+    SchemaPartitioner,
     TimeBasedPartitioner,
     TimestampExtractor,
     WallclockTimestampExtractor,
@@ -38,7 +40,7 @@ from s3connect.sink.writer import WriterContext
 from s3connect.storage.base import Storage
 from s3connect.storage.factory import make_storage
 from s3connect.storage.naming import object_key
-from s3connect.storage.s3 import AssumeRole, S3Settings
+from s3connect.storage.s3 import S3Settings
 
 __all__ = [
     "build_converter",
@@ -54,11 +56,15 @@ __all__ = [
 
 def build_format(config: SinkConfig, fmt: str | None = None) -> Format:
     """The file format of ``format.class`` (or ``fmt``) with its codec options."""
+    avro_data = AvroDataOptions(
+        enhanced_schema_support=config.format.enhanced_avro_schema_support,
+        allow_optional_map_keys=config.format.allow_optional_map_keys,
+    )
     match fmt or config.format.name:
         case "avro":
-            return make_format("avro", codec=config.format.avro_codec)
+            return make_format("avro", codec=config.format.avro_codec, avro_data=avro_data)
         case "parquet":
-            return make_format("parquet", codec=config.format.parquet_codec)
+            return make_format("parquet", codec=config.format.parquet_codec, avro_data=avro_data)
         case "json":
             return make_format(
                 "json",
@@ -111,6 +117,16 @@ def build_extractor(config: SinkConfig) -> TimestampExtractor:
 
 
 def build_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
+    """The ``partitioner.class`` (in a ``SchemaPartitioner`` with an
+    ``s3.schema.partition.affix.type``) and, for time-based ones, its timestamp extractor."""
+    partitioner, extractor = _base_partitioner(config)
+    affix = config.partitioner.schema_partition_affix_type
+    if affix != "NONE":
+        partitioner = SchemaPartitioner(partitioner, affix, config.layout.directory_delim)
+    return partitioner, extractor
+
+
+def _base_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
     """The ``partitioner.class`` and, for time-based ones, its timestamp extractor."""
     delim = config.layout.directory_delim
     match config.partitioner.name:
@@ -165,22 +181,10 @@ def build_storage(config: SinkConfig) -> Storage:
             object_tagging=config.s3.object_tagging,
             extra_tags=config.s3.object_tagging_extra,
             fail_on_tagging_error=config.s3.object_behavior_on_tagging_error == "fail",
-            assume_role=_assume_role(config),
+            assume_role=config.s3.assume_role(),
+            proxy=config.s3.proxy,
+            conditional_writes=config.conditional_writes,
         )
-    )
-
-
-def _assume_role(config: SinkConfig) -> AssumeRole | None:
-    """``AwsAssumeRoleCredentialsProvider``'s settings, when it is the credentials provider."""
-    if config.s3.credentials_provider != "assume_role":
-        return None
-    assert config.s3.sts_role_arn is not None and config.s3.sts_role_session_name is not None
-    return AssumeRole(
-        role_arn=config.s3.sts_role_arn,
-        session_name=config.s3.sts_role_session_name,
-        external_id=config.s3.sts_role_external_id,
-        region=config.s3.sts_region,
-        endpoint_url=config.s3.sts_endpoint_url,
     )
 
 
@@ -321,8 +325,10 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             rotate_on_partition_change=config.rotation.rotate_file_on_partition_change,
             timezone=config.partitioner.timezone or None,
             schema_compatibility=SchemaCompatibility(config.converters.schema_compatibility),
+            max_open_files=config.rotation.partitioner_max_open_files,
         ),
         null_values=config.partitioner.behavior_on_null_values,
+        report_ignored_nulls=config.errors.report_null_values_to_dlq and config.errors.has_reporter,
         keys_format=keys_format,
         headers_format=headers_format,
         tombstone_partition=config.keys_headers.tombstone_encoded_partition,

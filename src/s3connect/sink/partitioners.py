@@ -4,6 +4,8 @@
 configured field; ``TimeBasedPartitioner`` (and its ``Daily``/``Hourly`` presets) buckets the
 extractor's timestamp exactly as ``TimeBasedPartitioner.getPartition`` does (Joda zone arithmetic,
 Java's truncating division) and formats the bucket with the Joda ``path.format``.
+``SchemaPartitioner`` (kafka-connect-s3's, ``s3.schema.partition.affix.type``) wraps any of them
+and puts ``schema_name=<value schema name>`` before or after its encoded partition.
 
 Path safety (ours; Confluent writes field values raw): a field value is written raw unless it
 would change the key's structure or is ambiguous, namely when it contains ``/``, a character of
@@ -37,6 +39,7 @@ __all__ = [
     "Partitioner",
     "RecordFieldTimestampExtractor",
     "RecordTimestampExtractor",
+    "SchemaPartitioner",
     "TimeBasedPartitioner",
     "TimestampExtractor",
     "WallclockTimestampExtractor",
@@ -99,6 +102,41 @@ class DefaultPartitioner(_PathMixin):
     def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
         """``partition=<n>``."""
         return f"partition={record.partition}"
+
+
+class SchemaPartitioner:
+    """Confluent's ``SchemaPartitioner``: ``schema_name=<name>`` joined to the wrapped
+    partitioner's encoded partition by ``directory.delim``, before it (``PREFIX``) or after it
+    (``SUFFIX``). The name is the value schema's (``null`` when schemaless or unnamed), made
+    path-safe as field values are; the directory is the wrapped partitioner's.
+
+    Tombstones written with ``behavior.on.null.values=write`` never reach it: as Confluent's
+    ``TombstoneSupportedPartitioner``, the writer puts them in their own partition, outside.
+    """
+
+    def __init__(self, delegate: Partitioner, affix: str, directory_delim: str = "/") -> None:
+        if affix not in ("PREFIX", "SUFFIX"):
+            raise ConfigError(
+                f"s3.schema.partition.affix.type: invalid value {affix!r}: SchemaPartitioner "
+                "needs PREFIX or SUFFIX"
+            )
+        self.delegate = delegate
+        self.affix = affix
+        self.directory_delim = directory_delim
+
+    def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
+        """The wrapped encoded partition with ``schema_name=<name>`` before or after it."""
+        encoded = self.delegate.encode_partition(record, now_ms)
+        schema = record.value_schema
+        name = "null" if schema is None or schema.name is None else schema.name
+        part = "schema_name=" + encode_path_value(name, self.directory_delim)
+        if self.affix == "PREFIX":
+            return f"{part}{self.directory_delim}{encoded}"
+        return f"{encoded}{self.directory_delim}{part}"
+
+    def partitioned_path(self, topic: str, encoded: str) -> str:
+        """The wrapped partitioner's ``generatePartitionedPath``."""
+        return self.delegate.partitioned_path(topic, encoded)
 
 
 # ------------------------------------------------------------------------------------------

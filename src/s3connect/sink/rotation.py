@@ -20,8 +20,12 @@ Reproduced from ``kafka-connect-s3/.../TopicPartitionWriter.java`` (the version 
   timestamps never rotate and never move ``base``) or its encoded partition differs from the one
   of the previous record (``rotate.file.on.partition.change``, default true); or when
   ``rotate.schedule.interval.ms > 0`` and ``now >= next scheduled rotation``; or, checked after
-  those, when its value schema calls for a new file (below). None of these fire while no record
+  those, when its value schema calls for a new file (below); or, last, when it would open a new
+  file while ``partitioner.max.open.files`` files are open. None of these fire while no record
   is open.
+* Confluent's partition-change check needs only ``rotate.interval.ms > 0`` and a timestamp
+  extractor (not a timestamp): here ``timestamp=None`` stands for "no extractor", and the
+  extractors never return null (a record without a usable timestamp is a ``PartitionError``).
 * Schema changes (Confluent's ``StorageSchemaCompatibility.shouldChangeSchema``, current
   kafka-connect-storage-common, against the schema of the open file of the record's encoded
   partition, i.e. of that file's first record): ``schema.compatibility=NONE`` rotates on any
@@ -86,6 +90,8 @@ class RotationReason(StrEnum):
     PARTITION_CHANGE = "partition_change"
     SCHEDULED = "scheduled"
     SCHEMA_CHANGE = "schema_change"
+    MAX_OPEN_FILES = "max_open_files"
+    """``partitioner.max.open.files``: a record would open one file more than allowed."""
 
 
 class SchemaCompatibility(StrEnum):
@@ -122,6 +128,8 @@ class RotationPolicy:
         timezone: ``timezone``, a zone id or ``+HH:MM``; required by a schedule.
         schema_compatibility: ``schema.compatibility`` (a :class:`SchemaCompatibility` or its
             name).
+        max_open_files: ``partitioner.max.open.files``: -1 (no limit) or N >= 1: a record that
+            would open a new file while exactly N are open first commits them all.
     """
 
     flush_size: int
@@ -130,6 +138,7 @@ class RotationPolicy:
     rotate_on_partition_change: bool = True
     timezone: str | None = None
     schema_compatibility: SchemaCompatibility = SchemaCompatibility.NONE
+    max_open_files: int = -1
 
     def __post_init__(self) -> None:
         try:
@@ -140,12 +149,22 @@ class RotationPolicy:
                 f"{self.schema_compatibility!r}"
             ) from None
         object.__setattr__(self, "schema_compatibility", compat)
-        for name in ("flush_size", "rotate_interval_ms", "rotate_schedule_interval_ms"):
+        for name in (
+            "flush_size",
+            "rotate_interval_ms",
+            "rotate_schedule_interval_ms",
+            "max_open_files",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ConfigError(f"{name} must be an integer, got {value!r}")
         if self.flush_size < 1:
             raise ConfigError(f"flush.size must be at least 1, got {self.flush_size}")
+        if self.max_open_files != -1 and self.max_open_files < 1:
+            raise ConfigError(
+                "partitioner.max.open.files must be -1 (no limit) or at least 1, got "
+                f"{self.max_open_files}"
+            )
         if not isinstance(self.rotate_on_partition_change, bool):
             raise ConfigError(
                 "rotate_on_partition_change must be a boolean, "
@@ -383,6 +402,10 @@ class Rotator:
                 current = self._file_schema(open_file)
                 if project is not None and current is not None:
                     project(current)
+            elif open_file is None and len(st.open_files) == self._policy.max_open_files:
+                # Confluent's rotateOnPartitionerMaxOpenFiles: "==", checked after the others.
+                commits.append(self._commit(RotationReason.MAX_OPEN_FILES, before_record=True))
+                continue
 
             self._append(offset, encoded_partition, open_file, schema_key, schema)
             if self.record_count >= self._policy.flush_size:
@@ -493,9 +516,11 @@ class Rotator:
             return None
         st = self._state
         policy = self._policy
-        base = st.base_record_timestamp
-        if policy.rotate_interval_ms > 0 and timestamp is not None and base is not None:
-            if timestamp - base >= policy.rotate_interval_ms:
+        # Confluent's rotateOnTime: rotate.interval.ms > 0 and a timestamp extractor (timestamp
+        # None: none); the interval needs a base too, the partition change does not.
+        if policy.rotate_interval_ms > 0 and timestamp is not None:
+            base = st.base_record_timestamp
+            if base is not None and timestamp - base >= policy.rotate_interval_ms:
                 return RotationReason.ROTATE_INTERVAL
             if (
                 policy.rotate_on_partition_change

@@ -15,6 +15,11 @@ With ``behavior.on.null.values=write`` a tombstone goes to the encoded partition
 ``tombstone.encoded.partition`` (Confluent's ``TombstoneSupportedPartitioner``), whose files hold
 no value file: only keys (and headers). A record without a key (keys stored) or without headers
 (headers stored) fails, as in Confluent ("Key cannot be null", "Headers cannot be null").
+With ``behavior.on.null.values=ignore`` a tombstone is in no file and not counted; with
+``report.null.values.to.dlq`` and an error reporter it is also reported, as Kafka Connect's
+``ErrantRecordReporter`` reports it for Confluent's ``S3SinkTask``: a dead letter (stage
+``TASK_PUT``, class ``org.apache.kafka.connect.sink.SinkTask``, "Skipping null value record."),
+or, with ``errors.tolerance=none``, a failure ("Tolerance exceeded in error handler").
 
 The commit log gets one row per written file: its value object, or its keys object in the
 tombstone partition. The companion objects' names follow from it (``.keys`` / ``.headers``
@@ -74,6 +79,9 @@ class WriterContext:
         storage: Where files go.
         policy: Rotation settings.
         null_values: ``behavior.on.null.values``.
+        report_ignored_nulls: ``report.null.values.to.dlq`` and an error reporter (a DLQ topic,
+            ``errors.log.enable`` or ``dlq.table``): with ``null_values=ignore`` each skipped
+            null value is reported (a dead letter, or a failure without ``tolerate_errors``).
         keys_format: Writes the keys file (``store.kafka.keys``), or None.
         headers_format: Writes the headers file (``store.kafka.headers``), or None.
         tombstone_partition: ``tombstone.encoded.partition`` (used with ``null_values=write``).
@@ -92,6 +100,7 @@ class WriterContext:
     storage: Storage
     policy: RotationPolicy
     null_values: Literal["fail", "ignore", "write"] = "fail"
+    report_ignored_nulls: bool = False
     keys_format: Format | None = None
     headers_format: Format | None = None
     tombstone_partition: str = "tombstone"
@@ -242,6 +251,8 @@ class TopicPartitionWriter:
         tombstone = record.value is None
         if tombstone:
             if ctx.null_values == "ignore":
+                if ctx.report_ignored_nulls:
+                    raise _skipped_null(raw, ctx.tolerate_errors)
                 return None
             if ctx.null_values == "fail":
                 raise RecordError(
@@ -384,6 +395,32 @@ class TopicPartitionWriter:
             record_count=len(records),
             bytes=size,
         )
+
+
+_SINK_TASK = "org.apache.kafka.connect.sink.SinkTask"
+
+
+def _skipped_null(raw: RawRecord, tolerated: bool) -> RecordError:
+    """What reporting a tombstone skipped by ``behavior.on.null.values=ignore`` raises: the dead
+    letter Kafka Connect's ``WorkerErrantRecordReporter`` makes of it (``executeFailed(TASK_PUT,
+    SinkTask.class, ...)``), or, under ``errors.tolerance=none``, the failure it throws after
+    reporting it ("Tolerance exceeded in error handler"), saying why and what to change."""
+    message = "Skipping null value record."
+    if not tolerated:
+        message = (
+            "Tolerance exceeded in error handler: a null (tombstone) value skipped by "
+            "behavior.on.null.values=ignore is reported to the dead letter queue / error log "
+            "(report.null.values.to.dlq=true, the default), and errors.tolerance=none fails on "
+            "any reported record; set errors.tolerance=all to send such records to the dead "
+            "letter queue, or report.null.values.to.dlq=false to skip them silently"
+        )
+    return RecordError(
+        message,
+        topic=raw.topic,
+        partition=raw.partition,
+        offset=raw.offset,
+        class_name=_SINK_TASK,
+    )
 
 
 _TOPIC_SEP = "\x00"  # never in a topic name, nor in an encoded partition (control characters

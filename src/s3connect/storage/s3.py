@@ -11,6 +11,8 @@ SSE-C key also on every ``UploadPart``; object tags with a ``PutObjectTagging`` 
 object is complete (retried like parts; ``s3.object.behavior.on.tagging.error`` decides whether
 a failure fails the write). Credentials: static keys, boto3's default chain, or an STS
 assume-role session refreshed before it expires (``AwsAssumeRoleCredentialsProvider``).
+Every S3 client goes through the proxy of ``s3.proxy.url`` when set (:mod:`.proxy`); with
+conditional writes the object is only created where none is (:mod:`.conditional`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TypeVar
 
 from s3connect.errors import StorageError
+from s3connect.storage.conditional import ObjectDigest, check_existing, is_precondition_failed
+from s3connect.storage.proxy import S3Proxy
 
 __all__ = [
     "AssumeRole",
@@ -69,6 +73,8 @@ class S3Settings:
     extra_tags: tuple[tuple[str, str], ...] = ()  # s3.object.tagging.key.value.pairs
     fail_on_tagging_error: bool = False  # s3.object.behavior.on.tagging.error=fail
     assume_role: AssumeRole | None = None  # s3.credentials.provider.class
+    proxy: S3Proxy | None = None  # s3.proxy.url, s3.proxy.user, s3.proxy.password
+    conditional_writes: bool = False  # enable.conditional.writes, when Confluent enables it
 
     def __repr__(self) -> str:
         secret = "****" if self.secret_access_key else None
@@ -80,7 +86,8 @@ class S3Settings:
             f"part_size={self.part_size}, sse_algorithm={self.sse_algorithm!r}, "
             f"sse_kms_key_id={self.sse_kms_key_id!r}, sse_customer_key={customer!r}, "
             f"acl={self.acl!r}, object_tagging={self.object_tagging}, "
-            f"assume_role={self.assume_role!r})"
+            f"assume_role={self.assume_role!r}, proxy={self.proxy!r}, "
+            f"conditional_writes={self.conditional_writes})"
         )
 
     __str__ = __repr__
@@ -141,6 +148,8 @@ class _S3Writer(io.RawIOBase):
         self._upload_id: str | None = None
         self._parts: list[dict[str, Any]] = []
         self.bytes_written = 0
+        # What we write, as its ETag, to recognise our own object after a refused write.
+        self._digest = ObjectDigest(settings.part_size) if settings.conditional_writes else None
 
     def writable(self) -> bool:
         return True
@@ -157,6 +166,8 @@ class _S3Writer(io.RawIOBase):
 
     def _upload_part(self, body: bytes) -> None:
         s, key = self._settings, self._key
+        if self._digest is not None:
+            self._digest.update(body)
         if self._upload_id is None:
             created = _retrying(
                 s,
@@ -182,31 +193,64 @@ class _S3Writer(io.RawIOBase):
         self._parts.append({"PartNumber": number, "ETag": response["ETag"]})
 
     def commit(self) -> None:
-        """Make the object visible."""
+        """Make the object visible; with conditional writes, only where no object is (an
+        object that holds the same bytes counts as committed, see :mod:`.conditional`)."""
         s, key = self._settings, self._key
         body = bytes(self._buffer)
         self._buffer.clear()
+        condition = {"IfNoneMatch": "*"} if self._digest is not None else {}
         if self._upload_id is None:
-            _retrying(
-                s,
+            if self._digest is not None:
+                self._digest.update(body)
+            created = self._create(
                 f"writing s3://{s.bucket}/{key}",
                 lambda: self._client.put_object(
-                    Bucket=s.bucket, Key=key, Body=body, **s.create_args()
+                    Bucket=s.bucket, Key=key, Body=body, **s.create_args(), **condition
                 ),
             )
-            return
-        if body:
-            self._upload_part(body)
-        _retrying(
-            s,
-            f"completing the multipart upload of s3://{s.bucket}/{key}",
-            lambda: self._client.complete_multipart_upload(
-                Bucket=s.bucket,
-                Key=key,
-                UploadId=self._upload_id,
-                MultipartUpload={"Parts": self._parts},
-            ),
-        )
+        else:
+            if body:
+                self._upload_part(body)
+            created = self._create(
+                f"completing the multipart upload of s3://{s.bucket}/{key}",
+                lambda: self._client.complete_multipart_upload(
+                    Bucket=s.bucket,
+                    Key=key,
+                    UploadId=self._upload_id,
+                    MultipartUpload={"Parts": self._parts},
+                    **condition,
+                ),
+            )
+        if not created:
+            assert self._digest is not None
+            check_existing(
+                self._client,
+                s.bucket,
+                key,
+                self._digest,
+                sse_args=s.sse_customer_args(),
+                retry=self._retry,
+            )
+            self.abort()
+
+    def _create(self, what: str, call: Callable[[], object]) -> bool:
+        """Run the request that creates the object (retried); False when S3 refused it for
+        ``If-None-Match: *`` (the key holds an object), which is not retried."""
+        from botocore.exceptions import ClientError
+
+        def attempt() -> bool:
+            try:
+                call()
+            except ClientError as exc:
+                if self._digest is not None and is_precondition_failed(exc):
+                    return False
+                raise
+            return True
+
+        return _retrying(self._settings, what, attempt)
+
+    def _retry(self, what: str, call: Callable[[], T]) -> T:
+        return _retrying(self._settings, what, call)
 
     def abort(self) -> None:
         """Drop every uploaded part; the object never appears."""
@@ -233,6 +277,7 @@ class S3Storage:
             config=Config(
                 s3={"addressing_style": "path" if settings.path_style else "auto"},
                 retries={"max_attempts": 1, "mode": "standard"},
+                **(settings.proxy.botocore_options() if settings.proxy else {}),
             ),
         )
 
@@ -291,7 +336,8 @@ class S3Storage:
 
     def describe(self) -> str:
         endpoint = f" at {self.settings.endpoint_url}" if self.settings.endpoint_url else ""
-        return f"s3://{self.settings.bucket}{endpoint}"
+        proxy = f" via {self.settings.proxy.describe()}" if self.settings.proxy else ""
+        return f"s3://{self.settings.bucket}{endpoint}{proxy}"
 
 
 def _session(settings: S3Settings) -> Any:

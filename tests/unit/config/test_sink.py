@@ -73,12 +73,16 @@ def test_confluent_defaults() -> None:
         c.format.connect_meta_data,
     ) == (
         1000,
-        False,
+        True,  # StorageSinkConnectorConfig's default since storage-common 10.0.0 (CC-1360)
         True,
     )
+    assert c.format.allow_optional_map_keys is False
     assert c.rotation.flush_size == 3
     assert (c.rotation.rotate_interval_ms, c.rotation.rotate_schedule_interval_ms) == (-1, -1)
     assert c.rotation.rotate_file_on_partition_change is True
+    assert c.rotation.partitioner_max_open_files == -1
+    assert c.partitioner.schema_partition_affix_type == "NONE"
+    assert c.errors.report_null_values_to_dlq is True
     assert c.partitioner.name == "default"
     assert c.partitioner.field_names == ()
     assert (
@@ -1215,3 +1219,122 @@ def test_a_rename_that_can_give_two_partitions_one_object_name_is_refused(
 )
 def test_renames_that_keep_topic_partitions_apart_are_accepted(extra: dict[str, object]) -> None:
     assert with_keys(extra).transforms.chain().renames_topics
+
+
+# --------------------------------------------------------------------------- more Confluent keys
+
+
+def test_rotate_file_on_partition_change_is_a_confluent_key() -> None:
+    c = with_keys({"rotate.file.on.partition.change": "FALSE"})
+    assert c.rotation.rotate_file_on_partition_change is False
+    assert c.describe()["rotate.file.on.partition.change"] == "false"
+    assert build().describe()["rotate.file.on.partition.change"] == "true"
+    assert "rotate.file.on.partition.change=yes is invalid: must be true or false" in problems(
+        {"rotate.file.on.partition.change": "yes"}
+    )
+
+
+@pytest.mark.parametrize(("value", "expected"), [("-1", -1), ("1", 1), (" 5 ", 5)])
+def test_partitioner_max_open_files(value: str, expected: int) -> None:
+    c = with_keys({"partitioner.max.open.files": value})
+    assert c.rotation.partitioner_max_open_files == expected
+    assert c.describe()["partitioner.max.open.files"] == str(expected)
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "x", "2147483648"])
+def test_partitioner_max_open_files_refuses_what_would_loop_or_is_no_int(value: str) -> None:
+    msg = problems({"partitioner.max.open.files": value})
+    assert (
+        f"partitioner.max.open.files={value} is invalid: must be -1 (no limit) or an integer >= 1"
+        in msg
+    )
+    assert "commit no files forever" in msg
+
+
+def test_report_null_values_to_dlq_and_the_error_reporter() -> None:
+    c = with_keys({"report.null.values.to.dlq": "false"})
+    assert c.errors.report_null_values_to_dlq is False
+    assert c.describe()["report.null.values.to.dlq"] == "false"
+    assert build().describe()["report.null.values.to.dlq"] == "true"
+    assert not build().errors.has_reporter  # errors.tolerance alone gives no reporter
+    for reporter in (
+        {"errors.deadletterqueue.topic.name": "dlq"},
+        {"errors.log.enable": "true"},
+        {"dlq.table": "main.s3connect.dlq"},
+    ):
+        assert with_keys(reporter).errors.has_reporter
+    assert "report.null.values.to.dlq=1 is invalid" in problems({"report.null.values.to.dlq": "1"})
+
+
+@pytest.mark.parametrize("value", ["NONE", "PREFIX", "SUFFIX", " SUFFIX "])
+def test_schema_partition_affix_type(value: str) -> None:
+    c = with_keys({"s3.schema.partition.affix.type": value})
+    assert c.partitioner.schema_partition_affix_type == value.strip()
+    assert c.describe()["s3.schema.partition.affix.type"] == value.strip()
+
+
+@pytest.mark.parametrize("value", ["prefix", "none", "BOTH", "Suffix"])
+def test_schema_partition_affix_type_is_case_sensitive(value: str) -> None:
+    # testSchemaPartitionerAffixTypeExceptionOnWrongValue: ValidString.in(SUFFIX, PREFIX, NONE).
+    msg = problems({"s3.schema.partition.affix.type": value})
+    assert (
+        f"s3.schema.partition.affix.type={value} is invalid: "
+        "String must be one of: SUFFIX, PREFIX, NONE"
+    ) in msg
+    assert "not supported yet" not in msg
+
+
+def test_avro_data_keys_enhanced_by_default_and_optional_map_keys() -> None:
+    c = with_keys({"allow.optional.map.keys": "true", "enhanced.avro.schema.support": "false"})
+    assert c.format.allow_optional_map_keys is True
+    assert c.format.enhanced_avro_schema_support is False
+    d = c.describe()
+    assert (d["allow.optional.map.keys"], d["enhanced.avro.schema.support"]) == ("true", "false")
+    defaults = build().describe()
+    assert (defaults["allow.optional.map.keys"], defaults["enhanced.avro.schema.support"]) == (
+        "false",
+        "true",
+    )
+
+
+def test_schemas_cache_config_and_its_old_name() -> None:
+    assert with_keys({"schemas.cache.config": "50"}).format.schema_cache_size == 50
+    assert with_keys({"schema.cache.size": "60"}).format.schema_cache_size == 60
+    both = with_keys({"schemas.cache.config": "50", "schema.cache.size": "60"})
+    assert both.format.schema_cache_size == 50  # the current name wins
+    assert both.ignored_keys == ("schema.cache.size",)
+    d = both.describe()
+    assert d["schemas.cache.config"] == "50" and "schema.cache.size" not in d
+    assert with_keys({"schemas.cache.config": "-5"}).format.schema_cache_size == -5  # Kafka INT
+    assert "schemas.cache.config=many is invalid: must be an integer" in problems(
+        {"schemas.cache.config": "many"}
+    )
+
+
+def test_keys_without_effect_max_write_duration_and_schema_generator() -> None:
+    c = with_keys(
+        {
+            "max.write.duration.ms": "60000",
+            "schema.generator.class": "io.confluent.connect.storage.hive.schema.DefaultSchemaGenerator",
+        }
+    )
+    assert c.ignored_keys == ("max.write.duration.ms", "schema.generator.class")
+    assert "max.write.duration.ms" not in c.describe()
+    assert "max.write.duration.ms=soon is invalid: must be an integer (milliseconds)" in problems(
+        {"max.write.duration.ms": "soon"}
+    )
+
+
+def test_new_keys_round_trip_through_describe() -> None:
+    c = with_keys(
+        {
+            "rotate.file.on.partition.change": "false",
+            "partitioner.max.open.files": "7",
+            "report.null.values.to.dlq": "false",
+            "s3.schema.partition.affix.type": "SUFFIX",
+            "allow.optional.map.keys": "true",
+            "enhanced.avro.schema.support": "false",
+            "schemas.cache.config": "10",
+        }
+    )
+    assert SinkConfig.from_mapping(c.describe(masked=False)) == c

@@ -230,3 +230,39 @@ def test_notebook_widgets_override_the_whole_config() -> None:
     config = source_config_from_widgets(widgets)
     assert config.destination("orders") == "mirror_orders"
     assert config.format.name == "avro"
+
+
+def test_the_source_reads_through_the_credentials_provider_and_the_proxy() -> None:
+    c = SourceConfig.from_mapping(
+        {
+            **MINIMAL,
+            # As the S3 source's document writes them: the sts keys without their prefix.
+            "s3.credentials.provider.class": "AwsAssumeRoleCredentialsProvider",
+            "sts.role.arn": "arn:aws:iam::012345678901:role/my-restricted-role",
+            "sts.role.session.name": "session-name",
+            "sts.role.external.id": "external-id",
+            "s3.proxy.url": "http://proxy.example.com:3128",
+            "s3.proxy.user": "u",
+            "s3.proxy.password": "p-SENTINEL",
+        }
+    )
+    settings = c.s3_settings()
+    assert settings.assume_role is not None
+    assert (settings.assume_role.role_arn, settings.assume_role.session_name) == (
+        "arn:aws:iam::012345678901:role/my-restricted-role",
+        "session-name",
+    )
+    assert settings.proxy is not None and settings.proxy.host == "proxy.example.com"
+    assert "p-SENTINEL" not in repr(c)
+    assert "s3.credentials.provider.class" not in c.ignored_keys
+
+
+def test_sink_only_avro_data_and_affix_keys_are_accepted_without_effect() -> None:
+    keys = {
+        "schemas.cache.config": "10",
+        "allow.optional.map.keys": "true",
+        "s3.schema.partition.affix.type": "PREFIX",
+    }
+    c = SourceConfig.from_mapping({**MINIMAL, **keys})
+    assert c.ignored_keys == tuple(sorted(keys))
+    assert SourceConfig.from_mapping(c.describe(masked=False)) == c

@@ -19,6 +19,7 @@ from s3connect.sink.partitioners import (
     HourlyPartitioner,
     RecordFieldTimestampExtractor,
     RecordTimestampExtractor,
+    SchemaPartitioner,
     TimeBasedPartitioner,
     WallclockTimestampExtractor,
     encode_path_value,
@@ -283,3 +284,53 @@ def test_time_based_config_errors(kwargs: dict[str, Any], match: str) -> None:
 def test_missing_record_timestamp_is_a_partition_error() -> None:
     with pytest.raises(PartitionError, match="offset=0"):
         hourly("UTC").encode_partition(SinkRecord("t", 0, 0, None, None, None), 0)
+
+
+# --------------------------------------------------------------------------- SchemaPartitioner
+
+
+def _named(name: str | None) -> SinkRecord:
+    schema = ConnectSchema(Type.STRUCT, name=name, fields=(Field("i", ConnectSchema(Type.INT32)),))
+    return SinkRecord("orders", 0, 5, 1488477600000, None, {"i": 1}, value_schema=schema)
+
+
+@pytest.mark.parametrize(
+    ("affix", "name", "expected"),
+    [
+        ("PREFIX", "com.acme.Order", "schema_name=com.acme.Order/partition=0"),
+        ("SUFFIX", "com.acme.Order", "partition=0/schema_name=com.acme.Order"),
+        ("PREFIX", None, "schema_name=null/partition=0"),  # unnamed schema
+        ("SUFFIX", None, "partition=0/schema_name=null"),
+    ],
+)
+def test_schema_partitioner_affixes_the_value_schema_name(
+    affix: str, name: str | None, expected: str
+) -> None:
+    partitioner = SchemaPartitioner(DefaultPartitioner(), affix)
+    assert partitioner.encode_partition(_named(name), 0) == expected
+    assert partitioner.partitioned_path("orders", expected) == f"orders/{expected}"
+
+
+def test_schema_partitioner_schemaless_value_and_delimiter() -> None:
+    schemaless = SinkRecord("orders", 3, 5, None, None, {"region": "eu"})
+    inner = FieldPartitioner("region", directory_delim="#")
+    partitioner = SchemaPartitioner(inner, "PREFIX", directory_delim="#")
+    assert partitioner.encode_partition(schemaless, 0) == "schema_name=null#region=eu"
+    # A name that would change the key's structure is percent-encoded, as field values are.
+    assert (
+        SchemaPartitioner(DefaultPartitioner(), "SUFFIX").encode_partition(_named("a/b"), 0)
+        == "partition=0/schema_name=a%2Fb"
+    )
+
+
+def test_schema_partitioner_wraps_a_time_based_partitioner() -> None:
+    hourly = HourlyPartitioner("en", "America/Los_Angeles", RecordTimestampExtractor())
+    partitioner = SchemaPartitioner(hourly, "PREFIX")
+    assert partitioner.encode_partition(_named("com.acme.Order"), 0) == (
+        "schema_name=com.acme.Order/year=2017/month=03/day=02/hour=10"
+    )
+
+
+def test_schema_partitioner_needs_an_affix() -> None:
+    with pytest.raises(ConfigError, match="needs PREFIX or SUFFIX"):
+        SchemaPartitioner(DefaultPartitioner(), "NONE")

@@ -19,6 +19,7 @@ from s3connect.errors import ConfigError, RecordError, SchemaProjectionError
 from s3connect.sink.rotation import (
     Commit,
     FileInfo,
+    OpenFile,
     RotationPolicy,
     RotationReason,
     Rotator,
@@ -777,3 +778,79 @@ def test_state_round_trip_scenario_values() -> None:
 def test_policy_validation(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         RotationPolicy(**kwargs)
+
+
+# --- partitioner.max.open.files -------------------------------------------------------------
+
+
+def test_confluent_field_partitioner_rotates_on_max_open_files() -> None:
+    # testWriteRecordFieldBasedPartitionAndRotateOnMaxSize: max 5, flush.size 10, six field
+    # values: the sixth record commits five one-record files (before it) and stays open.
+    rot = Rotator(RotationPolicy(flush_size=10, max_open_files=5))
+    out = [rot.offer(o, f"int={16 + o}") for o in range(6)]
+    assert out == [[], [], [], [], [], [
+        commit(R.MAX_OPEN_FILES, True, 5, *(fi(f"int={16 + o}", o, o, 1) for o in range(5)))
+    ]]  # fmt: skip
+    assert rot.open_files == (fi("int=21", 5, 5, 1),)
+
+
+def test_confluent_max_open_files_unset_rotates_on_flush_size_only() -> None:
+    # testWriteRecordFieldBasedPartitionAndRotateOnFlushSizeWhenMaxFilesIsUnset (-1, flush 10).
+    rot = Rotator(RotationPolicy(flush_size=10, max_open_files=-1))
+    out = [c for o in range(20) for c in rot.offer(o, "int=16")]
+    assert out == [
+        commit(R.FLUSH_SIZE, False, 10, fi("int=16", 0, 9, 10)),
+        commit(R.FLUSH_SIZE, False, 20, fi("int=16", 10, 19, 10)),
+    ]
+
+
+def test_max_open_files_counts_open_files_not_records() -> None:
+    # A record of an open file never rotates; flush.size still counts across the files.
+    rot = Rotator(RotationPolicy(flush_size=5, max_open_files=2))
+    assert [rot.offer(o, p) for o, p in enumerate("abab")] == [[], [], [], []]
+    assert rot.offer(4, "c") == [
+        commit(R.MAX_OPEN_FILES, True, 4, fi("a", 0, 2, 2), fi("b", 1, 3, 2))
+    ]
+    assert rot.offer(5, "c") == []
+    assert rot.open_files == (fi("c", 4, 5, 2),)
+
+
+def test_max_open_files_one_commits_on_every_new_partition() -> None:
+    rot = Rotator(RotationPolicy(flush_size=100, max_open_files=1))
+    assert rot.offer(0, "a") == []
+    assert rot.offer(1, "a") == []
+    assert rot.offer(2, "b") == [commit(R.MAX_OPEN_FILES, True, 2, fi("a", 0, 1, 2))]
+    assert rot.offer(3, "a") == [commit(R.MAX_OPEN_FILES, True, 3, fi("b", 2, 2, 1))]
+
+
+def test_max_open_files_is_checked_after_time_rotation() -> None:
+    # Confluent's order: rotateOnTime first (one commit, reason partition change), then the
+    # open-files check finds nothing open.
+    rot = Rotator(RotationPolicy(flush_size=100, rotate_interval_ms=HOUR, max_open_files=1))
+    assert rot.offer(0, "a", timestamp=0) == []
+    assert rot.offer(1, "b", timestamp=1) == [commit(R.PARTITION_CHANGE, True, 1, fi("a", 0, 0, 1))]
+
+
+@pytest.mark.parametrize("value", [0, -2])
+def test_max_open_files_must_be_minus_one_or_positive(value: int) -> None:
+    with pytest.raises(ConfigError, match="partitioner.max.open.files must be -1"):
+        RotationPolicy(flush_size=1, max_open_files=value)
+
+
+# --- rotate.file.on.partition.change ------------------------------------------------------------
+
+
+def test_partition_change_needs_rotate_interval_and_an_extractor_only() -> None:
+    # rotateOnTime: rotate.interval.ms > 0 and an extractor (here: a timestamp offered); the
+    # record's timestamp and the base play no part, so a state restored without a base rotates.
+    state = RotatorState(
+        open_files=[OpenFile("a", 0, 0, 1)], current_offset=0, current_encoded_partition="a"
+    )
+    rot = Rotator(RotationPolicy(flush_size=10, rotate_interval_ms=HOUR), state)
+    assert rot.offer(1, "b", timestamp=5) == [commit(R.PARTITION_CHANGE, True, 1, fi("a", 0, 0, 1))]
+    off = Rotator(
+        RotationPolicy(flush_size=10, rotate_interval_ms=HOUR, rotate_on_partition_change=False),
+        state,
+    )
+    assert off.offer(1, "b", timestamp=5) == []
+    assert off.offer(2, "c", timestamp=None) == []  # no extractor: never on time

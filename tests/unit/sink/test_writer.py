@@ -7,8 +7,11 @@ import io
 import json
 import logging
 import os
+import struct
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -720,3 +723,391 @@ def test_a_record_a_transform_fails_on_is_a_transformation_dead_letter(tmp_path:
     failing = build_writer_context(_config(tmp_path, **cast))
     with pytest.raises(RecordError, match=r"transform 'cast' failed.*offset=1"):
         TopicPartitionWriter(failing, "t", 0).write(records, 0)
+
+
+# --------------------------------------------------------------------------- Confluent's writer tests
+# Ports of TopicPartitionWriterTest (kafka-connect-storage-cloud): its TOPIC_PARTITION, and
+# its records (StorageSinkTestBase.createSchema: struct "record" version 1; createRecord) as
+# JsonConverter envelopes.
+
+CTOPIC, CPARTITION = "test-topic", 12
+LA = "America/Los_Angeles"
+MINUTE = 60_000
+
+
+def _f32(x: float) -> float:
+    """A Java float's value, as Avro reads it back (and as ``(double) floatValue``)."""
+    return float(struct.unpack("<f", struct.pack("<f", x))[0])
+
+
+def _record_schema(name: str | None = "record", version: int | None = 1) -> dict[str, object]:
+    fields = [
+        {"field": n, "type": t, "optional": False}
+        for n, t in (("boolean", "boolean"), ("int", "int32"), ("long", "int64"),
+                     ("float", "float"), ("double", "double"))
+    ]  # fmt: skip
+    return {"type": "struct", "name": name, "version": version, "fields": fields}
+
+
+def _record_value(i: int) -> dict[str, object]:
+    """createRecord(schema, 16 + i, 12.2f + i)."""
+    return {"boolean": True, "int": 16 + i, "long": 16 + i, "float": 12.2 + i,
+            "double": _f32(12.2 + i)}  # fmt: skip
+
+
+def _confluent_raw(offset: int, i: int, timestamp: int | None = None, **schema: Any) -> RawRecord:
+    envelope = {"schema": _record_schema(**schema), "payload": _record_value(i)}
+    return RawRecord(CTOPIC, CPARTITION, offset, timestamp, None, json.dumps(envelope).encode())
+
+
+def _confluent_config(tmp_path: Path, **extra: str) -> SinkConfig:
+    return _config(
+        tmp_path,
+        **{
+            "topics": CTOPIC,
+            "format.class": "avro",
+            "value.converter.schemas.enable": "true",
+            **extra,
+        },
+    )
+
+
+_AVRO_RECORD = {
+    "type": "record",
+    "name": "record",
+    "fields": [
+        {"name": "boolean", "type": "boolean"},
+        {"name": "int", "type": "int"},
+        {"name": "long", "type": "long"},
+        {"name": "float", "type": "float"},
+        {"name": "double", "type": "double"},
+    ],
+    "connect.version": 1,
+    "connect.name": "record",
+}
+
+
+def _avro_value(i: int) -> dict[str, object]:
+    """What the Avro file holds for ``_record_value(i)``."""
+    return {**_record_value(i), "float": _f32(12.2 + i)}
+
+
+def _avro_objects(root: Path) -> dict[str, list[object]]:
+    """Each Avro object under ``root`` by key: its records (the writer schema checked)."""
+    import fastavro
+
+    out: dict[str, list[object]] = {}
+    for p in sorted(root.rglob("*.avro")):
+        reader = fastavro.reader(io.BytesIO(p.read_bytes()))
+        assert json.loads(reader.metadata["avro.schema"]) == _AVRO_RECORD
+        out[p.relative_to(root).as_posix()] = list(reader)
+    return out
+
+
+def _hour_dir(hour: int) -> str:
+    return f"topics/{CTOPIC}/year=2017/month=03/day=02/hour={hour:02d}"
+
+
+def _obj(directory: str, start: int) -> str:
+    return f"{directory}/{CTOPIC}+{CPARTITION}+{start:010d}.avro"
+
+
+_HOUR = int(dt.datetime(2017, 3, 2, 10, tzinfo=ZoneInfo(LA)).timestamp() * 1000)
+# Offsets 0..4 at 10:00, 09:58, 10:09, 09:55, 10:10 (America/Los_Angeles).
+_OUT_OF_ORDER = [
+    _HOUR,
+    _HOUR - 2 * MINUTE,
+    _HOUR + 9 * MINUTE,
+    _HOUR - 5 * MINUTE,
+    _HOUR + 10 * MINUTE,
+]
+
+
+def _hourly_writer(tmp_path: Path, on_change: str) -> TopicPartitionWriter:
+    config = _confluent_config(tmp_path, **{
+        "partitioner.class": "io.confluent.connect.storage.partitioner.HourlyPartitioner",
+        "timestamp.extractor": "Record", "locale": "en", "timezone": LA,
+        "rotate.interval.ms": str(10 * MINUTE), "flush.size": "1000",
+        "rotate.file.on.partition.change": on_change,
+    })  # fmt: skip
+    return TopicPartitionWriter(build_writer_context(config), CTOPIC, CPARTITION)
+
+
+def test_confluent_out_of_order_hours_without_rotation_on_partition_change(tmp_path: Path) -> None:
+    # testWriteRecordTimeBasedPartitionRecordTimestampHoursOutOfOrder: flag false, one file
+    # open per hour; record 4 (10:10, exactly 10 min after the base) commits two files.
+    writer = _hourly_writer(tmp_path, "false")
+    raws = [_confluent_raw(o, 0, ts) for o, ts in enumerate(_OUT_OF_ORDER)]
+    committed = writer.write(raws, 0)
+    assert [(o.key, o.start_offset, o.end_offset, o.record_count) for o in committed] == [
+        (_obj(_hour_dir(10), 0), 0, 2, 2),
+        (_obj(_hour_dir(9), 1), 1, 3, 2),
+    ]
+    assert _avro_objects(tmp_path / "out") == {
+        _obj(_hour_dir(10), 0): [_avro_value(0)] * 2,
+        _obj(_hour_dir(9), 1): [_avro_value(0)] * 2,
+    }
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [4]
+
+
+def test_confluent_out_of_order_hours_rotate_on_partition_change(tmp_path: Path) -> None:
+    # ...OutOfOrderAndRotateOnPartitionChange: the default (true) gives four one-record files.
+    writer = _hourly_writer(tmp_path, "true")
+    committed = writer.write([_confluent_raw(o, 0, ts) for o, ts in enumerate(_OUT_OF_ORDER)], 0)
+    expected = [_obj(_hour_dir(10), 0), _obj(_hour_dir(9), 1), _obj(_hour_dir(10), 2),
+                _obj(_hour_dir(9), 3)]  # fmt: skip
+    assert [(o.key, o.record_count) for o in committed] == [(key, 1) for key in expected]
+    assert _avro_objects(tmp_path / "out") == {key: [_avro_value(0)] for key in expected}
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [4]
+
+
+@pytest.mark.parametrize(
+    ("fields", "suffix"), [("int", ""), ("int,boolean", "/boolean=true")], ids=["one", "two"]
+)
+def test_confluent_field_partitioner_rotates_on_max_open_files(
+    tmp_path: Path, fields: str, suffix: str
+) -> None:
+    # testWriteRecordFieldBasedPartitionAndRotateOnMaxSize (and ...WithMultipleFields): max 5,
+    # flush.size 10; six field values: five one-record files, the sixth record stays open.
+    config = _confluent_config(tmp_path, **{
+        "partitioner.class": "field", "partition.field.name": fields,
+        "partitioner.max.open.files": "5", "flush.size": "10",
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(config), CTOPIC, CPARTITION)
+    committed = writer.write([_confluent_raw(o, o) for o in range(6)], 0)
+    expected = [_obj(f"topics/{CTOPIC}/int={16 + i}{suffix}", i) for i in range(5)]
+    assert [(o.key, o.record_count) for o in committed] == [(key, 1) for key in expected]
+    assert _avro_objects(tmp_path / "out") == {
+        key: [_avro_value(i)] for i, key in enumerate(expected)
+    }
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [5]
+
+
+def test_confluent_max_open_files_unset_rotates_on_flush_size(tmp_path: Path) -> None:
+    # ...RotateOnFlushSizeWhenMaxFilesIsUnset: -1, flush.size 10, twenty records of int=16.
+    config = _confluent_config(tmp_path, **{
+        "partitioner.class": "field", "partition.field.name": "int",
+        "partitioner.max.open.files": "-1", "flush.size": "10",
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(config), CTOPIC, CPARTITION)
+    committed = writer.write([_confluent_raw(o, 0) for o in range(20)], 0)
+    directory = f"topics/{CTOPIC}/int=16"
+    assert [(o.key, o.record_count) for o in committed] == [
+        (_obj(directory, 0), 10),
+        (_obj(directory, 10), 10),
+    ]
+
+
+# --------------------------------------------------------------------------- schema name affix
+
+
+def _json_objects(root: Path) -> dict[str, list[Any]]:
+    return {
+        p.relative_to(root).as_posix(): [json.loads(line) for line in p.read_text().splitlines()]
+        for p in sorted(root.rglob("*.json"))
+    }
+
+
+def _affix_dir(affix: str, schema_name: str) -> str:
+    """generateS3DirectoryPathWithDefaultPartitioner."""
+    part, schema = f"partition={CPARTITION}", f"schema_name={schema_name}"
+    inner = f"{schema}/{part}" if affix == "PREFIX" else f"{part}/{schema}"
+    return f"topics/{CTOPIC}/{inner}"
+
+
+def _json_value(i: int) -> dict[str, object]:
+    return {**_record_value(i), "float": 12.2 + i}
+
+
+@pytest.mark.parametrize("affix", ["PREFIX", "SUFFIX"])
+def test_confluent_schema_partitioner_with_affix_and_schemas(tmp_path: Path, affix: str) -> None:
+    # testWriteSchemaPartitionerWithAffix(true, affix): an unnamed schema, "record1" and
+    # "record2" interleaved, 18 records each (batches of int 16, 17, 18), flush.size 9: each
+    # commit holds three files of three records, one per schema name.
+    config = _config(tmp_path, **{
+        "topics": CTOPIC, "flush.size": "9", "value.converter.schemas.enable": "true",
+        "s3.schema.partition.affix.type": affix,
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(config), CTOPIC, CPARTITION)
+    schemas = [{"name": None, "version": None}, {"name": "record1"}, {"name": "record2"}]
+    raws = [
+        _confluent_raw(3 * i + j, i % 3, **schema)
+        for i in range(18)
+        for j, schema in enumerate(schemas)
+    ]
+    committed = writer.write(raws, 0)
+    dirs = [_affix_dir(affix, name) for name in ("null", "record1", "record2")]
+    expected = [f"{dirs[j]}/{CTOPIC}+{CPARTITION}+{i + j:010d}.json"
+                for i in range(0, 54, 9) for j in range(3)]  # fmt: skip
+    assert [(o.key, o.record_count) for o in committed] == [(key, 3) for key in expected]
+    assert _json_objects(tmp_path / "out") == {
+        key: [_json_value(0), _json_value(1), _json_value(2)] for key in expected
+    }
+
+
+@pytest.mark.parametrize("affix", ["PREFIX", "SUFFIX"])
+def test_confluent_schema_partitioner_with_affix_and_no_schema(tmp_path: Path, affix: str) -> None:
+    # testWriteSchemaPartitionerWithAffix(false, affix): 18 schemaless records, flush.size 9.
+    config = _config(tmp_path, **{
+        "topics": CTOPIC, "flush.size": "9", "s3.schema.partition.affix.type": affix,
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(config), CTOPIC, CPARTITION)
+    raws = [
+        RawRecord(CTOPIC, CPARTITION, i, None, None, json.dumps({"intField": 16 + i}).encode())
+        for i in range(18)
+    ]
+    committed = writer.write(raws, 0)
+    directory = _affix_dir(affix, "null")
+    assert [(o.key, o.record_count) for o in committed] == [
+        (f"{directory}/{CTOPIC}+{CPARTITION}+0000000000.json", 9),
+        (f"{directory}/{CTOPIC}+{CPARTITION}+0000000009.json", 9),
+    ]
+
+
+_ORDER_SCHEMA = {
+    "type": "struct",
+    "name": "com.acme.Order",
+    "fields": [{"field": "region", "type": "string", "optional": False}],
+}
+
+
+@pytest.mark.parametrize(
+    ("affix", "extra", "key"),
+    [
+        ("NONE", {}, "topics/orders/partition=0/orders+0+0000000000.avro"),
+        ("PREFIX", {}, "topics/orders/schema_name=com.acme.Order/partition=0/orders+0+0000000000.avro"),
+        ("SUFFIX", {}, "topics/orders/partition=0/schema_name=com.acme.Order/orders+0+0000000000.avro"),
+        (
+            "PREFIX",
+            {"partitioner.class": "hourly", "timestamp.extractor": "Record", "locale": "en",
+             "timezone": LA},
+            "topics/orders/schema_name=com.acme.Order/year=2017/month=03/day=02/hour=10/"
+            "orders+0+0000000000.avro",
+        ),
+        (
+            "PREFIX",
+            {"partitioner.class": "field", "partition.field.name": "region"},
+            "topics/orders/schema_name=com.acme.Order/region=eu/orders+0+0000000000.avro",
+        ),
+    ],
+)  # fmt: skip
+def test_schema_affix_object_keys(
+    tmp_path: Path, affix: str, extra: dict[str, str], key: str
+) -> None:
+    # The object keys of the research notes' table (TopicPartitionWriter.fileKey).
+    config = _config(tmp_path, **{
+        "topics": "orders", "format.class": "avro", "value.converter.schemas.enable": "true",
+        "flush.size": "1", "s3.schema.partition.affix.type": affix, **extra,
+    })  # fmt: skip
+    value = json.dumps({"schema": _ORDER_SCHEMA, "payload": {"region": "eu"}}).encode()
+    committed = TopicPartitionWriter(build_writer_context(config), "orders", 0).write(
+        [RawRecord("orders", 0, 0, _HOUR, None, value)], 0
+    )
+    assert [o.key for o in committed] == [key]
+
+
+def test_schema_affix_leaves_the_tombstone_folder_alone(tmp_path: Path) -> None:
+    # TombstoneSupportedPartitioner wraps SchemaPartitioner: tombstones keep their folder.
+    config = _config(tmp_path, **{
+        "topics": "orders", "format.class": "avro", "value.converter.schemas.enable": "true",
+        "flush.size": "1", "s3.schema.partition.affix.type": "PREFIX",
+        "behavior.on.null.values": "write", "store.kafka.keys": "true",
+        "key.converter": "string",
+    })  # fmt: skip
+    value = json.dumps({"schema": _ORDER_SCHEMA, "payload": {"region": "eu"}}).encode()
+    committed = TopicPartitionWriter(build_writer_context(config), "orders", 0).write(
+        [RawRecord("orders", 0, 0, 1, b"k0", None), RawRecord("orders", 0, 1, 2, b"k1", value)], 0
+    )
+    assert [o.key for o in committed] == [
+        "topics/orders/tombstone/orders+0+0000000000.keys.avro",
+        "topics/orders/schema_name=com.acme.Order/partition=0/orders+0+0000000001.avro",
+    ]
+
+
+# --------------------------------------------------------------------------- report.null.values.to.dlq
+
+SINK_TASK_CLASS = "org.apache.kafka.connect.sink.SinkTask"
+_REPORTERS = [
+    {"errors.deadletterqueue.topic.name": "dlq"},
+    {"errors.log.enable": "true"},
+    {"dlq.table": "main.s3connect.dlq"},
+]
+
+
+def _with_tombstones() -> list[RawRecord]:
+    """Offsets 0..5, null values at 1 and 4."""
+    return [_raw(o, None if o in (1, 4) else b'{"i":%d}' % o) for o in range(6)]
+
+
+@pytest.mark.parametrize("reporter", _REPORTERS, ids=["dlq-topic", "error-log", "dlq-table"])
+def test_ignored_null_values_are_reported_as_kafka_connect_does(
+    tmp_path: Path, reporter: dict[str, str]
+) -> None:
+    # S3SinkTask.maybeReportNullRecordToDlq (testWriteNullRecords): each ignored null value is
+    # reported (TASK_PUT, SinkTask, "Skipping null value record."); it is in no file and not
+    # counted in flush.size.
+    ctx = build_writer_context(_config(tmp_path, **{
+        "behavior.on.null.values": "ignore", "errors.tolerance": "all", **reporter,
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    committed = writer.write(_with_tombstones(), 0)
+    assert [(o.start_offset, o.end_offset, o.record_count) for o in committed] == [(0, 3, 3)]
+    assert _files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000000.json": ['{"i":0}', '{"i":2}', '{"i":3}']
+    }
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [5]
+    letters = writer.dead_letters
+    assert [(d.raw.offset, d.raw.value, d.stage, d.class_name) for d in letters] == [
+        (1, None, "TASK_PUT", SINK_TASK_CLASS),
+        (4, None, "TASK_PUT", SINK_TASK_CLASS),
+    ]
+    assert letters[0].message == "Skipping null value record. (topic='t', partition=0, offset=1)"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"errors.deadletterqueue.topic.name": "dlq", "report.null.values.to.dlq": "false"},
+        {},  # no error reporter (errors.tolerance=all alone makes none)
+    ],
+    ids=["not-reported", "no-reporter"],
+)
+def test_ignored_null_values_are_skipped_silently(tmp_path: Path, extra: dict[str, str]) -> None:
+    ctx = build_writer_context(_config(tmp_path, **{
+        "behavior.on.null.values": "ignore", "errors.tolerance": "all", **extra,
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    committed = writer.write(_with_tombstones(), 0)
+    assert [(o.start_offset, o.record_count) for o in committed] == [(0, 3)]
+    assert writer.dead_letters == []
+
+
+def test_reported_null_value_fails_under_errors_tolerance_none(tmp_path: Path) -> None:
+    # Kafka's RetryWithToleranceOperator.executeFailed reports, then throws "Tolerance exceeded
+    # in error handler": the first ignored tombstone stops the run, saying what to change.
+    ctx = build_writer_context(_config(tmp_path, **{
+        "behavior.on.null.values": "ignore", "errors.log.enable": "true",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    with pytest.raises(RecordError) as info:
+        writer.write(_with_tombstones(), 0)
+    error = info.value
+    assert (error.offset, error.stage, error.class_name) == (1, "TASK_PUT", SINK_TASK_CLASS)
+    text = str(error)
+    assert text.startswith("Tolerance exceeded in error handler: ")
+    assert "behavior.on.null.values=ignore" in text
+    assert "set errors.tolerance=all" in text and "report.null.values.to.dlq=false" in text
+    assert text.endswith("(topic='t', partition=0, offset=1)")
+    # Without a reporter the same config skips them, as Confluent (no ErrantRecordReporter).
+    quiet = build_writer_context(_config(tmp_path, **{"behavior.on.null.values": "ignore"}))
+    assert TopicPartitionWriter(quiet, "t", 0).write(_with_tombstones(), 0) != []
+
+
+def test_null_values_with_fail_or_write_are_not_reported(tmp_path: Path) -> None:
+    ctx = build_writer_context(_config(tmp_path, **{
+        "errors.tolerance": "all", "errors.deadletterqueue.topic.name": "dlq",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    writer.write(_with_tombstones(), 0)
+    assert [d.class_name for d in writer.dead_letters] == ["io.confluent.connect.s3.S3SinkTask"] * 2
+    assert "behavior.on.null.values=fail" in writer.dead_letters[0].message
