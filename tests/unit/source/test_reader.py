@@ -400,7 +400,9 @@ def test_source_transforms_run_on_connect_values_before_the_converter(tmp_path: 
         "transforms.by.type": "io.confluent.connect.transforms.ExtractTopic$Value",
         "transforms.by.field": "table",
         "predicates": "skipped",
-        "predicates.skipped.type": "org.apache.kafka.connect.transforms.predicates.TopicNameMatches",
+        "predicates.skipped.type": (
+            "org.apache.kafka.connect.transforms.predicates.TopicNameMatches"
+        ),
         "predicates.skipped.pattern": "never",
     }
     cfg = config(**transforms, **{"value.converter.schemas.enable": "false"})
