@@ -120,14 +120,10 @@ class FormatConfig:
 
     @classmethod
     def read_source(cls, r: KeyReader) -> FormatConfig:
-        """The source's keys: ``format.class`` and the ByteArray options (a separator needed);
-        the writers' AvroData keys a copied sink config carries are accepted without effect."""
+        """The source's keys: ``format.class`` and the ByteArray options (a separator needed)."""
         fc, fmt = _read_class(r)
         if fc is None:
             r.missing("format.class", _REQUIRED)
-        for key in ("schemas.cache.config", "allow.optional.map.keys"):
-            if r.get(key) is not None:
-                r.ignore(key)
         extension = r.string("format.bytearray.extension", ".bin")
         separator = r.string("format.bytearray.separator", "\n", strip=False)
         if fmt == "bytearray" and not separator:
@@ -163,12 +159,13 @@ class FormatConfig:
 def _read_cache_size(r: KeyReader) -> int:
     """``schemas.cache.config`` (Kafka INT, no validator), else the pre-2020 name
     ``schema.cache.size`` (still accepted; listed as ignored when both are given)."""
+    current = r.integer("schemas.cache.config", None, -(2**31), INT_MAX, "must be an integer")
     old = r.integer("schema.cache.size", 1000, 0, INT_MAX, "must be an integer >= 0")
     if not r.has("schemas.cache.config"):
         return old
     if r.has("schema.cache.size"):
         r.ignore("schema.cache.size")
-    return r.integer("schemas.cache.config", 1000, -(2**31), INT_MAX, "must be an integer")
+    return 1000 if current is None else current
 
 
 def _read_class(r: KeyReader) -> tuple[str | None, str | None]:

@@ -163,11 +163,7 @@ class PartitionerConfig:
 
     @classmethod
     def read_source(cls, r: KeyReader) -> PartitionerConfig:
-        """The source's key: ``partitioner.class`` (the folders it lists); a copied sink
-        config's ``s3.schema.partition.affix.type`` is accepted without effect (objects are
-        found at any depth)."""
-        if r.get("s3.schema.partition.affix.type") is not None:
-            r.ignore("s3.schema.partition.affix.type")
+        """The source's key: ``partitioner.class`` (the folders it lists)."""
         return cls(name=_read_class(r)[1])
 
     def describe(self) -> dict[str, str]:

@@ -196,3 +196,38 @@ def test_schemaless_record_to_avro_goes_to_the_dlq_alone(
     assert h["__connect.errors.stage"] == b"TASK_PUT"
     message = h["__connect.errors.exception.message"]
     assert b"AvroFormat output needs values with a schema" in message
+
+
+def test_ignored_tombstones_are_reported_to_the_dlq(
+    spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, consume: Any,
+    dlq_topic: str, tmp_path: Path,
+) -> None:  # fmt: skip
+    # behavior.on.null.values=ignore with report.null.values.to.dlq (default true) and a DLQ:
+    # each tombstone is reported as Kafka Connect's ErrantRecordReporter reports it for
+    # Confluent's S3SinkTask, and is in no object nor counted in flush.size.
+    t = make_topic("dlq-null")
+    values: list[bytes | None] = [json.dumps({"i": i}).encode() for i in range(6)]
+    values[1] = values[4] = None
+    _produce(producer, t, values)
+    keys = sink_keys(t, bucket, tmp_path, **{
+        "behavior.on.null.values": "ignore", "errors.tolerance": "all",
+        "errors.deadletterqueue.topic.name": dlq_topic,
+        "errors.deadletterqueue.topic.replication.factor": "1",
+        "errors.deadletterqueue.context.headers.enable": "true",
+    })  # fmt: skip
+    summary = run_sink(SinkConfig.from_mapping(keys), spark, once=True)
+    got = {k: _lines(v) for k, v in objects(s3, bucket).items()}
+    assert got == {f"topics/{t}/partition=0/{t}+0+0000000000.json": [{"i": 0}, {"i": 2}, {"i": 3}]}
+    assert summary.dead_letters == 2
+    msgs = consume(dlq_topic, 2)
+    assert [(m.key(), m.value(), m.timestamp()[1]) for m in msgs] == [
+        (b"k1", None, T0 + 1),
+        (b"k4", None, T0 + 4),
+    ]
+    for m, offset in zip(msgs, (1, 4), strict=True):
+        h = dict(m.headers())
+        assert h["__connect.errors.offset"] == str(offset).encode()
+        assert h["__connect.errors.stage"] == b"TASK_PUT"
+        assert h["__connect.errors.class.name"] == b"org.apache.kafka.connect.sink.SinkTask"
+        message = h["__connect.errors.exception.message"].decode()
+        assert message == f"Skipping null value record. (topic='{t}', partition=0, offset={offset})"

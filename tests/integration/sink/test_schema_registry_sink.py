@@ -6,8 +6,9 @@ The expected Avro writer schemas are written out literally: what Confluent's S3 
 that input, derived from AvroData's rules (``toConnectSchema`` then ``fromConnectSchema`` with
 ``connect.meta.data=true``): records keep name, namespace and doc, gain ``connect.version`` (the
 registry version), ``connect.name`` and the docs as ``connect.parameters``; logical types gain
-``connect.version: 1`` and ``connect.name``; enums become strings with their symbols as
-parameters; an Avro field default stays a field default (no ``connect.default``).
+``connect.version: 1`` and ``connect.name``; enums stay enums (``enhanced.avro.schema.support``,
+true by default as Confluent's connector) with their symbols also as parameters; an Avro field
+default stays a field default (no ``connect.default``).
 """
 
 from __future__ import annotations
@@ -122,7 +123,10 @@ def user_writer_schema(version: int) -> dict[str, Any]:
             {
                 "name": "color",
                 "type": {
-                    "type": "string",
+                    # enhanced.avro.schema.support=true, Confluent's connector default: an enum
+                    "type": "enum",
+                    "name": "Color",
+                    "symbols": ["RED", "GREEN"],
                     "connect.parameters": enum_params,
                     "connect.name": "s3connect.test.Color",
                 },

@@ -51,11 +51,18 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+# Its table names keys of every kind (refused, without effect): test_compatibility.py holds it.
+COMPATIBILITY = "## Compatibility with Kafka Connect configs"
+
+
 def _table_keys() -> list[str]:
-    """The first-column keys of every README table whose first header is ``key``."""
+    """The first-column keys of every README table whose first header is ``key`` (except the
+    compatibility section's)."""
     keys: list[str] = []
     in_key_table = False
-    for line in README.splitlines():
+    before, _, after = README.partition(COMPATIBILITY)
+    text = before + (after.split("\n## ", 1)[1] if "\n## " in after else "")
+    for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if not line.lstrip().startswith("|"):
             in_key_table = False

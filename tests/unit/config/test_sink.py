@@ -1312,12 +1312,8 @@ def test_schemas_cache_config_and_its_old_name() -> None:
 
 
 def test_keys_without_effect_max_write_duration_and_schema_generator() -> None:
-    c = with_keys(
-        {
-            "max.write.duration.ms": "60000",
-            "schema.generator.class": "io.confluent.connect.storage.hive.schema.DefaultSchemaGenerator",
-        }
-    )
+    generator = "io.confluent.connect.storage.hive.schema.DefaultSchemaGenerator"
+    c = with_keys({"max.write.duration.ms": "60000", "schema.generator.class": generator})
     assert c.ignored_keys == ("max.write.duration.ms", "schema.generator.class")
     assert "max.write.duration.ms" not in c.describe()
     assert "max.write.duration.ms=soon is invalid: must be an integer (milliseconds)" in problems(

@@ -19,7 +19,7 @@ import pytest
 
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Field, Type
-from s3connect.convert.avro_data import avro_schema_json
+from s3connect.convert.avro_data import AvroDataOptions, avro_schema_json
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.base import Format
 from s3connect.formats.factory import (
@@ -28,6 +28,7 @@ from s3connect.formats.factory import (
     JsonFormat,
     ParquetFormat,
     make_format,
+    read_file,
 )
 
 DECIMAL = "org.apache.kafka.connect.data.Decimal"
@@ -534,3 +535,73 @@ def test_empty_file_is_refused() -> None:
     for fmt in (AvroFormat(), JsonFormat(), ParquetFormat(), ByteArrayFormat()):
         with pytest.raises(ValueError, match="A file needs at least one record"):
             write(fmt, [])
+
+
+# --------------------------------------------------------------------------- AvroData settings
+
+COLOR = ConnectSchema(
+    Type.STRING,
+    name="com.acme.Color",
+    parameters={
+        "io.confluent.connect.avro.Enum": "com.acme.Color",
+        "io.confluent.connect.avro.Enum.RED": "RED",
+        "io.confluent.connect.avro.Enum.GREEN": "GREEN",
+    },
+)
+TAGGED = ConnectSchema(
+    Type.STRUCT,
+    name="com.acme.Tagged",
+    fields=(
+        Field("color", COLOR),
+        Field("tags", ConnectSchema(Type.MAP, key_schema=OPT_STRING, value_schema=INT32)),
+    ),
+)
+TAGGED_VALUES = [{"color": "GREEN", "tags": {"a": 1}}, {"color": "RED", "tags": {}}]
+ENUM_AND_MAPS = AvroDataOptions(enhanced_schema_support=True, allow_optional_map_keys=True)
+
+
+def test_avro_format_applies_the_avro_data_options() -> None:
+    plain = write(AvroFormat(), records(TAGGED_VALUES, TAGGED))
+    rows, meta = read_avro(plain)
+    assert rows == [{"color": "GREEN", "tags": [{"key": "a", "value": 1}]},
+                    {"color": "RED", "tags": []}]  # fmt: skip
+    schema = json.loads(meta["avro.schema"])
+    assert schema["fields"][0]["type"]["type"] == "string"
+    assert schema["fields"][1]["type"]["type"] == "array"
+
+    data = write(AvroFormat(avro_data=ENUM_AND_MAPS), records(TAGGED_VALUES, TAGGED))
+    rows, meta = read_avro(data)
+    assert rows == TAGGED_VALUES
+    assert meta["avro.schema"] == avro_schema_json(TAGGED, ENUM_AND_MAPS).encode()
+    schema = json.loads(meta["avro.schema"])
+    assert schema["fields"][0]["type"]["type"] == "enum"
+    assert schema["fields"][0]["type"]["symbols"] == ["RED", "GREEN"]
+    assert schema["fields"][1]["type"] == {"type": "map", "values": "int"}
+    # The source reads it back as the Connect string with the enum parameters.
+    back = read_file("avro", data, ".avro")
+    assert back.values == TAGGED_VALUES
+    color = back.schema.field("color") if back.schema else None
+    assert color is not None and color.schema == COLOR
+
+
+def test_parquet_format_applies_the_avro_data_options() -> None:
+    data = write(ParquetFormat(avro_data=ENUM_AND_MAPS), records(TAGGED_VALUES, TAGGED))
+    table = read_parquet(data)
+    footer = table.schema.metadata[b"parquet.avro.schema"]
+    assert footer == avro_schema_json(TAGGED, ENUM_AND_MAPS).encode()
+    # No ENUM annotation from pyarrow: the enum column is a string column.
+    assert table.schema.field("color").type == pa.string()
+    tags = table.schema.field("tags").type
+    assert isinstance(tags, pa.MapType)
+    assert (tags.key_type, tags.item_type) == (pa.string(), pa.int32())
+    assert table.to_pylist() == [{"color": "GREEN", "tags": [("a", 1)]},
+                                 {"color": "RED", "tags": []}]  # fmt: skip
+    assert read_file("parquet", data, ".snappy.parquet").values == TAGGED_VALUES
+    plain = read_parquet(write(ParquetFormat(), records(TAGGED_VALUES, TAGGED)))
+    element = pa.struct([pa.field("key", pa.string()), pa.field("value", pa.int32(), False)])
+    assert plain.schema.field("tags").type == pa.list_(pa.field("element", element, False))
+    with pytest.raises(ValueError, match="cannot hold a null key"):
+        write(
+            ParquetFormat(avro_data=ENUM_AND_MAPS),
+            records([{"color": "RED", "tags": {None: 1}}], TAGGED),
+        )

@@ -833,7 +833,7 @@ def test_max_open_files_is_checked_after_time_rotation() -> None:
 
 @pytest.mark.parametrize("value", [0, -2])
 def test_max_open_files_must_be_minus_one_or_positive(value: int) -> None:
-    with pytest.raises(ConfigError, match="partitioner.max.open.files must be -1"):
+    with pytest.raises(ConfigError, match=r"partitioner\.max\.open\.files must be -1"):
         RotationPolicy(flush_size=1, max_open_files=value)
 
 

@@ -725,7 +725,7 @@ def test_a_record_a_transform_fails_on_is_a_transformation_dead_letter(tmp_path:
         TopicPartitionWriter(failing, "t", 0).write(records, 0)
 
 
-# --------------------------------------------------------------------------- Confluent's writer tests
+# ---------------------------------------------------------------- Confluent's writer tests
 # Ports of TopicPartitionWriterTest (kafka-connect-storage-cloud): its TOPIC_PARTITION, and
 # its records (StorageSinkTestBase.createSchema: struct "record" version 1; createRecord) as
 # JsonConverter envelopes.
@@ -964,6 +964,7 @@ def test_confluent_schema_partitioner_with_affix_and_no_schema(tmp_path: Path, a
     ]
 
 
+_SCHEMA_DIR = "schema_name=com.acme.Order"
 _ORDER_SCHEMA = {
     "type": "struct",
     "name": "com.acme.Order",
@@ -975,19 +976,19 @@ _ORDER_SCHEMA = {
     ("affix", "extra", "key"),
     [
         ("NONE", {}, "topics/orders/partition=0/orders+0+0000000000.avro"),
-        ("PREFIX", {}, "topics/orders/schema_name=com.acme.Order/partition=0/orders+0+0000000000.avro"),
-        ("SUFFIX", {}, "topics/orders/partition=0/schema_name=com.acme.Order/orders+0+0000000000.avro"),
+        ("PREFIX", {}, f"topics/orders/{_SCHEMA_DIR}/partition=0/orders+0+0000000000.avro"),
+        ("SUFFIX", {}, f"topics/orders/partition=0/{_SCHEMA_DIR}/orders+0+0000000000.avro"),
         (
             "PREFIX",
             {"partitioner.class": "hourly", "timestamp.extractor": "Record", "locale": "en",
              "timezone": LA},
-            "topics/orders/schema_name=com.acme.Order/year=2017/month=03/day=02/hour=10/"
+            f"topics/orders/{_SCHEMA_DIR}/year=2017/month=03/day=02/hour=10/"
             "orders+0+0000000000.avro",
         ),
         (
             "PREFIX",
             {"partitioner.class": "field", "partition.field.name": "region"},
-            "topics/orders/schema_name=com.acme.Order/region=eu/orders+0+0000000000.avro",
+            f"topics/orders/{_SCHEMA_DIR}/region=eu/orders+0+0000000000.avro",
         ),
     ],
 )  # fmt: skip
@@ -1024,7 +1025,7 @@ def test_schema_affix_leaves_the_tombstone_folder_alone(tmp_path: Path) -> None:
     ]
 
 
-# --------------------------------------------------------------------------- report.null.values.to.dlq
+# ---------------------------------------------------------------- report.null.values.to.dlq
 
 SINK_TASK_CLASS = "org.apache.kafka.connect.sink.SinkTask"
 _REPORTERS = [
