@@ -7,6 +7,7 @@ __all__ = [
     "ConversionError",
     "DestinationError",
     "PartitionError",
+    "QueryFailedError",
     "RecordError",
     "S3ConnectError",
     "SchemaProjectionError",
@@ -136,3 +137,20 @@ class SourceObjectError(S3ConnectError):
 class DestinationError(S3ConnectError):
     """A destination topic of the S3 source is missing (and may not be created) or has fewer
     partitions than a source partition number; raised before anything is published to it."""
+
+
+class QueryFailedError(S3ConnectError, RuntimeError):
+    """A streaming query stopped on an error. ``error_class`` names the error raised in a Spark
+    task (``s3connect.errors.RecordError``, ...; a Java class for Spark's or Kafka's own errors;
+    None when the text names none), ``cause`` is that error's message, and ``details`` Spark's
+    whole report (for the log file)."""
+
+    def __init__(
+        self, what: str, cause: str, *, error_class: str | None = None, details: str = ""
+    ) -> None:
+        named = f"{error_class}: {cause}" if error_class else cause
+        super().__init__(f"the {what} query failed: {named}")
+        self.what = what
+        self.cause = cause
+        self.error_class = error_class
+        self.details = details

@@ -1,28 +1,73 @@
-"""Where the package's log lines go when it runs as the CLI or a notebook: the ``s3connect``
-logger's records (progress, summaries, dead letters with ``errors.log.enable``) on stdout."""
+"""Where a run's log lines go when it runs as the CLI or a notebook.
+
+- The ``s3connect`` loggers' records (progress, summaries, dead letters with
+  ``errors.log.enable``) are printed on stdout as plain lines; with ``verbose`` also DEBUG ones
+  (e.g. each rotation and its reason).
+- Everything, ours at DEBUG and Spark's, Hadoop's and py4j's own lines (the JVM's, through the
+  log4j2 configuration :func:`s3connect.spark.session.get_spark` writes), goes to the run's log
+  file, whose path a failure message names. On the console Spark, Hadoop and py4j stay quiet
+  unless ``verbose``.
+"""
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
+import tempfile
+import time
+from pathlib import Path
 
-__all__ = ["configure_logging"]
+__all__ = ["LOG_DIR_ENV", "configure_logging", "run_log_path"]
+
+LOG_DIR_ENV = "S3CONNECT_LOG_DIR"
+"""Environment variable: the folder of the runs' log files (default: the temp folder's
+``s3connect``)."""
 
 _HANDLER_NAME = "s3connect-stdout"
+_FILE_HANDLER_NAME = "s3connect-file"
+_QUIET = ("py4j", "pyspark")
 
 
-def configure_logging(verbose: bool = False) -> None:
-    """Print the ``s3connect`` logger's records on stdout, as plain lines (once per process).
+def run_log_path(command: str) -> Path:
+    """A new log file path for one run of ``command`` (``sink``, ``source``, ...)."""
+    folder = Path(os.environ.get(LOG_DIR_ENV) or Path(tempfile.gettempdir()) / "s3connect")
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    return folder / f"{command}-{stamp}-{os.getpid()}.log"
+
+
+def configure_logging(verbose: bool = False, log_file: Path | None = None) -> None:
+    """Print the ``s3connect`` loggers' records on stdout (once per process), and write every
+    record to ``log_file`` when given.
 
     Args:
-        verbose: Also print DEBUG records (e.g. each rotation and its reason).
+        verbose: Also print DEBUG records, and py4j's and PySpark's own.
+        log_file: The run's log file (see :func:`run_log_path`).
     """
-    root = logging.getLogger("s3connect")
-    root.setLevel(logging.DEBUG if verbose else logging.INFO)
-    if any(h.get_name() == _HANDLER_NAME for h in root.handlers):
-        return
-    handler = logging.StreamHandler(sys.stdout)
-    handler.set_name(_HANDLER_NAME)
-    handler.setFormatter(logging.Formatter("%(message)s"))
-    root.addHandler(handler)
-    root.propagate = False
+    ours = logging.getLogger("s3connect")
+    ours.setLevel(logging.DEBUG if (verbose or log_file is not None) else logging.INFO)
+    if not any(h.get_name() == _HANDLER_NAME for h in ours.handlers):
+        console = logging.StreamHandler(sys.stdout)
+        console.set_name(_HANDLER_NAME)
+        console.setFormatter(logging.Formatter("%(message)s"))
+        ours.addHandler(console)
+        ours.propagate = False
+    for handler in ours.handlers:
+        if handler.get_name() == _HANDLER_NAME:
+            handler.setLevel(logging.DEBUG if verbose else logging.INFO)
+    for name in _QUIET:
+        logging.getLogger(name).setLevel(logging.INFO if verbose else logging.ERROR)
+    if log_file is not None:
+        _add_file(log_file)
+
+
+def _add_file(log_file: Path) -> None:
+    file_handler = logging.FileHandler(log_file, encoding="utf-8")
+    file_handler.set_name(_FILE_HANDLER_NAME)
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("s3connect", *_QUIET):
+        logger = logging.getLogger(name)
+        for old in [h for h in logger.handlers if h.get_name() == _FILE_HANDLER_NAME]:
+            logger.removeHandler(old)
+        logger.addHandler(file_handler)

@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from pyspark.errors import StreamingQueryException
 
+from s3connect.errors import QueryFailedError
+
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
 
-__all__ = ["BatchProgress", "await_query", "failure_text"]
+__all__ = ["BatchProgress", "await_query", "query_failure"]
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +42,7 @@ def await_query(
         timeout_s: Stop the query after this long.
 
     Raises:
-        RuntimeError: the query failed; the message leads with the s3connect error, if any.
+        QueryFailedError: the query failed, naming the error raised in a task, if any.
     """
     seen = -1
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -57,7 +59,7 @@ def await_query(
             query.stop()
     exc = query.exception()
     if exc is not None:
-        raise RuntimeError(f"the {what} query failed: {failure_text(exc)}") from None
+        raise query_failure(what, exc) from None
 
 
 def _report(query: StreamingQuery, seen: int, on_batch: Callable[[BatchProgress], None]) -> int:
@@ -70,9 +72,22 @@ def _report(query: StreamingQuery, seen: int, on_batch: Callable[[BatchProgress]
     return seen
 
 
-def failure_text(exc: Any) -> str:
-    """The query's error, led by the s3connect error line (which names topic, partition and
-    offset, or the object key) when it was raised inside a Python worker."""
+_OURS = re.compile(r"^s3connect\.errors\.(\w+): (.*)$", re.MULTILINE)
+_JAVA = re.compile(
+    r"^((?:org\.apache|java|com|io)\.[\w.$]+(?:Exception|Error)): ?(.*)$", re.MULTILINE
+)
+
+
+def query_failure(what: str, exc: Any) -> QueryFailedError:
+    """The query's error: the s3connect error raised in a Python worker (its line names topic,
+    partition and offset, or the object key) when there is one, else the first Java error."""
     text = str(exc)
-    ours = re.search(r"^s3connect\.errors\.\w+: .*$", text, re.MULTILINE)
-    return f"{ours.group(0)}\n{text}" if ours else text
+    ours = _OURS.search(text)
+    if ours is not None:
+        error_class = f"s3connect.errors.{ours.group(1)}"
+        return QueryFailedError(what, ours.group(2), error_class=error_class, details=text)
+    java = _JAVA.search(text)
+    if java is not None:
+        return QueryFailedError(what, java.group(2), error_class=java.group(1), details=text)
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return QueryFailedError(what, first, details=text)

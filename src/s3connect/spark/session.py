@@ -80,4 +80,47 @@ def get_spark(
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.memory", os.environ.get("S3CONNECT_DRIVER_MEMORY", "4g"))
     )
+    log4j = _log4j_config()
+    if log4j is not None:
+        option = f"-Dlog4j2.configurationFile={log4j.as_uri()}"
+        builder = builder.config("spark.driver.extraJavaOptions", option).config(
+            "spark.executor.extraJavaOptions", option
+        )
     return builder.getOrCreate()
+
+
+LOG_FILE_ENV = "S3CONNECT_LOG_FILE"
+"""Environment variable: the run's log file; Spark's own log lines go there, not the console."""
+VERBOSE_ENV = "S3CONNECT_VERBOSE"
+"""Environment variable: ``1`` also prints Spark's warnings on the console."""
+
+_LOG4J = """status = error
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = {log_file}
+appender.file.append = true
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = %d{{yy/MM/dd HH:mm:ss}} %p %c{{1}}: %m%n%ex
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{{yy/MM/dd HH:mm:ss}} %p %c{{1}}: %m%n%ex
+appender.console.filter.threshold.type = ThresholdFilter
+appender.console.filter.threshold.level = {console_level}
+rootLogger.level = warn
+rootLogger.appenderRef.file.ref = file
+rootLogger.appenderRef.console.ref = console
+"""
+
+
+def _log4j_config() -> Path | None:
+    """A log4j2 configuration sending the JVM's log lines to the run's log file (and to the
+    console only with ``S3CONNECT_VERBOSE=1``); None when no log file is set."""
+    log_file = os.environ.get(LOG_FILE_ENV)
+    if not log_file:
+        return None
+    console = "warn" if os.environ.get(VERBOSE_ENV) == "1" else "off"
+    path = Path(log_file).with_suffix(".log4j2.properties")
+    path.write_text(_LOG4J.format(log_file=Path(log_file).resolve(), console_level=console))
+    return path

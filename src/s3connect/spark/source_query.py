@@ -134,7 +134,7 @@ def run_source(
 
     Raises:
         DestinationError: destination checks failed before the query started.
-        RuntimeError: the query failed (the message carries the cause, e.g. an object key).
+        QueryFailedError: the query failed (the message carries the cause, e.g. an object key).
     """
     run = start_source(config, spark, once=once)
     await_query(run.query, run.count_batch, what="source", timeout_s=timeout_s)

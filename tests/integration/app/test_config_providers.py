@@ -53,7 +53,7 @@ def _files(tmp: Path, topic: str) -> Path:
 
 def _cli(*args: str, env: dict[str, str]) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "s3connect.app.cli", *args, "--once"],
+        [sys.executable, "-m", "s3connect.app.cli", *args],
         env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     output = done.stdout + done.stderr
@@ -78,23 +78,29 @@ def test_sink_and_source_resolve_provider_references_and_never_show_the_secret(
         "S3CONNECT_SPARK_MASTER": "local[2]",
         "PROVIDER_TEST_BUCKET": bucket,
         "S3CONNECT_SECRET_AWS_SECRET_KEY": SECRET,
+        "S3CONNECT_LOG_DIR": str(tmp_path / "logs"),
         "PYTHONUNBUFFERED": "1",
     }
     env.pop("AWS_SECRET_ACCESS_KEY", None)
 
-    sink_out = _cli("sink", "--config", str(config), "--set",
+    checked = _cli("validate", "--config", str(config), "--set", "checkpoint.location=/ck", env=env)
+    assert f"s3.bucket.name = {bucket}" in checked  # resolved, and shown: not a secret
+    assert "aws.secret.access.key = [hidden]" in checked
+    sink_out = _cli("sink", "--config", str(config), "--once", "--set",
                     f"checkpoint.location={tmp_path / 'sink-ck'}", env=env)  # fmt: skip
     assert {k: v.decode().splitlines() for k, v in objects(s3, bucket).items()} == {
         f"topics/{topic}/partition=0/{topic}+0+0000000000.json": ['{"i":0}', '{"i":1}'],
         f"topics/{topic}/partition=0/{topic}+0+0000000002.json": ['{"i":2}', '{"i":3}'],
     }
-    assert f"s3.bucket.name = {bucket}" in sink_out  # resolved, and shown: not a secret
-    assert "aws.secret.access.key = [hidden]" in sink_out
 
-    source_out = _cli("source", "--config", str(config), "--set",
+    source_out = _cli("source", "--config", str(config), "--once", "--set",
                       f"checkpoint.location={tmp_path / 'source-ck'}", env=env)  # fmt: skip
     copied = consume(f"copy_of_{topic}", 4)
     assert [m.value() for m in copied] == [b'{"i":0}', b'{"i":1}', b'{"i":2}', b'{"i":3}']
 
-    assert SECRET not in sink_out and SECRET not in source_out
+    assert SECRET not in checked and SECRET not in sink_out and SECRET not in source_out
     assert _leaks(tmp_path / "sink-ck") == [] and _leaks(tmp_path / "source-ck") == []
+    logs = sorted((tmp_path / "logs").glob("*.log"))
+    assert [p.name.split("-")[0] for p in logs] == ["sink", "source"]
+    assert "aws.secret.access.key = [hidden]" in logs[0].read_text()  # the effective config
+    assert _leaks(tmp_path / "logs") == []
