@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, cast
 
 from s3connect.config.parsing import bool_text
+from s3connect.config.plugins import load_plugin, looks_like_python, plugin_keys
 from s3connect.config.reader import INT_MAX, KeyReader, resolve_class
 
 __all__ = ["FORMAT_CLASSES", "FormatConfig", "FormatName"]
@@ -26,6 +27,7 @@ FORMAT_CLASSES: Mapping[str, str] = MappingProxyType(
     }
 )
 """Short format name -> Confluent format class."""
+_ALLOWED = "one of avro, json, parquet, bytearray, " + ", ".join(FORMAT_CLASSES.values())
 
 # Confluent Cloud's names for formats, used by output.data.format and compression.codec.
 _CLOUD_FORMATS = {"AVRO": "avro", "JSON": "json", "PARQUET": "parquet", "BYTES": "bytearray"}
@@ -62,16 +64,21 @@ class FormatConfig:
     allow_optional_map_keys: bool = False
     """``allow.optional.map.keys``: AvroData writes a Connect map with optional string keys as an
     Avro map, not as an array of ``MapEntry`` records (Avro and Parquet output)."""
+    plugin: str | None = None
+    """A Python format class (``format.class``), instead of :attr:`name`'s built-in."""
+    plugin_settings: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """The connector config the plugin is made with (every key)."""
 
     @property
     def class_name(self) -> str:
-        """Confluent's class name for :attr:`name`."""
-        return FORMAT_CLASSES[self.name]
+        """Confluent's class name for :attr:`name` (or the plugin's Python class path)."""
+        return self.plugin or FORMAT_CLASSES[self.name]
 
     @classmethod
     def read(cls, r: KeyReader) -> FormatConfig:
         """The sink's keys (gzip only for json and bytearray)."""
         fc, fmt = _read_class(r)
+        plugin = _read_plugin(r, fc) if fc is not None and fmt is None else None
         odf = r.get("output.data.format")
         if odf is not None:
             cloud_fmt = _CLOUD_FORMATS.get(odf.strip().upper())
@@ -86,6 +93,8 @@ class FormatConfig:
                 fmt = cloud_fmt
         if fmt is None and fc is None and odf is None:
             r.missing("format.class", _REQUIRED)
+        if plugin is not None and r.raw_text("s3.compression.type").strip() == "gzip":
+            r.invalid("s3.compression.type", "gzip", "gzip applies only to json and bytearray")
         codecs = _read_codecs(r, fmt)
         level = r.integer(
             "s3.compression.level",
@@ -116,6 +125,8 @@ class FormatConfig:
             enhanced_avro_schema_support=r.boolean("enhanced.avro.schema.support", True),
             connect_meta_data=r.boolean("connect.meta.data", True),
             allow_optional_map_keys=r.boolean("allow.optional.map.keys", False),
+            plugin=plugin,
+            plugin_settings=dict(r.raw) if plugin else {},
         )
 
     @classmethod
@@ -124,6 +135,8 @@ class FormatConfig:
         fc, fmt = _read_class(r)
         if fc is None:
             r.missing("format.class", _REQUIRED)
+        elif fmt is None and looks_like_python(fc):
+            r.invalid("format.class", fc, f"the S3 source reads the built-in formats: {_ALLOWED}")
         extension = r.string("format.bytearray.extension", ".bin")
         separator = r.string("format.bytearray.separator", "\n", strip=False)
         if fmt == "bytearray" and not separator:
@@ -169,19 +182,30 @@ def _read_cache_size(r: KeyReader) -> int:
 
 
 def _read_class(r: KeyReader) -> tuple[str | None, str | None]:
-    """``format.class`` as given and as a short name (None when absent or invalid)."""
+    """``format.class`` as given and as a short name (None when absent, invalid or a Python
+    class: see :func:`_read_plugin`)."""
     fc = r.get("format.class")
     if fc is None:
         return None, None
     fmt = resolve_class(fc, FORMAT_CLASSES)
-    if fmt is None:
-        r.invalid(
-            "format.class",
-            fc,
-            "must be one of avro, json, parquet, bytearray or "
-            + ", ".join(FORMAT_CLASSES.values()),
-        )
+    if fmt is None and not looks_like_python(fc):
+        r.invalid("format.class", fc, f"must be {_ALLOWED}, or a Python class")
     return fc, fmt
+
+
+def _read_plugin(r: KeyReader, fc: str) -> str | None:
+    """The Python class path of a ``format.class`` that is not one of Confluent's (its own keys,
+    ``config_keys``, read); None when it is not one."""
+    if not looks_like_python(fc):
+        return None
+    try:
+        cls = load_plugin("format", fc.strip())
+    except ValueError as exc:
+        r.invalid("format.class", fc, f"must be {_ALLOWED}, or a Python format: {exc}")
+        return None
+    for key in plugin_keys(cls):
+        r.get(key)
+    return fc.strip()
 
 
 def _read_codecs(r: KeyReader, fmt: str | None) -> dict[str, str]:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal, cast
 
+from s3connect.config.plugins import load_plugin, looks_like_python, plugin_keys
 from s3connect.config.reader import LONG_MAX, KeyReader, resolve_class
 from s3connect.util.timeformat import JodaFormatter, JodaZone, validate_pattern
 
@@ -78,14 +79,18 @@ class PartitionerConfig:
     behavior_on_null_values: Literal["fail", "ignore", "write"] = "fail"
     """A record with a null value fails, is skipped, or (``write``) goes to the tombstone
     partition (Confluent's ``TombstoneSupportedPartitioner``)."""
+    plugin: str | None = None
+    """A Python partitioner class (``partitioner.class``), instead of :attr:`name`'s built-in."""
+    plugin_settings: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """The connector config the plugin is made with (every key)."""
     schema_partition_affix_type: AffixType = "NONE"
     """``s3.schema.partition.affix.type``: ``PREFIX`` / ``SUFFIX`` put ``schema_name=<value schema
     name>`` before / after the encoded partition (Confluent's ``SchemaPartitioner``)."""
 
     @property
     def class_name(self) -> str:
-        """Confluent's class name for :attr:`name`."""
-        return PARTITIONER_CLASSES[self.name]
+        """Confluent's class name for :attr:`name` (or the plugin's Python class path)."""
+        return self.plugin or PARTITIONER_CLASSES[self.name]
 
     @property
     def time_based(self) -> bool:
@@ -98,7 +103,7 @@ class PartitionerConfig:
     ) -> PartitionerConfig:
         """The sink's keys; a time-based partitioner needs a locale and timezone, and so does
         ``rotate.schedule.interval.ms`` (a timezone)."""
-        pc, name = _read_class(r)
+        pc, name, plugin = _read_class(r)
         path_format = r.string("path.format", "")
         duration = r.integer(
             "partition.duration.ms", -1, -(2**63), LONG_MAX, "must be an integer (milliseconds)"
@@ -159,12 +164,17 @@ class PartitionerConfig:
                 r.choice("behavior.on.null.values", "fail", ("fail", "ignore", "write")),
             ),
             schema_partition_affix_type=_read_affix(r),
+            plugin=plugin,
+            plugin_settings=dict(r.raw) if plugin else {},
         )
 
     @classmethod
     def read_source(cls, r: KeyReader) -> PartitionerConfig:
         """The source's key: ``partitioner.class`` (the folders it lists)."""
-        return cls(name=_read_class(r)[1])
+        _pc, name, plugin = _read_class(r)
+        # A Python partitioner's folders are its own: objects are read as the Field partitioner's
+        # (one Kafka partition's offsets spread over folders).
+        return cls(name="field" if plugin else name, plugin=plugin)
 
     def describe(self) -> dict[str, str]:
         """The keys under their names, the class name in full."""
@@ -197,21 +207,29 @@ def _read_affix(r: KeyReader) -> AffixType:
     return "NONE"
 
 
-def _read_class(r: KeyReader) -> tuple[str | None, PartitionerName]:
-    """``partitioner.class`` as given, and as a short name (``default`` when absent or invalid)."""
+def _read_class(r: KeyReader) -> tuple[str | None, PartitionerName, str | None]:
+    """``partitioner.class`` as given, as a short name (``default`` when absent, invalid or a
+    plugin), and the Python class path of a plugin."""
     pc = r.get("partitioner.class")
     if pc is None:
-        return None, "default"
+        return None, "default", None
     resolved = resolve_class(pc, PARTITIONER_CLASSES)
-    if resolved is None:
-        r.invalid(
-            "partitioner.class",
-            pc,
-            "must be one of default, field, time, daily, hourly or "
-            + ", ".join(PARTITIONER_CLASSES.values()),
-        )
-        return pc, "default"
-    return pc, cast(PartitionerName, resolved)
+    if resolved is not None:
+        return pc, cast(PartitionerName, resolved), None
+    allowed = "one of default, field, time, daily, hourly, " + ", ".join(
+        PARTITIONER_CLASSES.values()
+    )
+    if not looks_like_python(pc):
+        r.invalid("partitioner.class", pc, f"must be {allowed}, or a Python class")
+        return pc, "default", None
+    try:
+        cls = load_plugin("partitioner", pc.strip())
+    except ValueError as exc:
+        r.invalid("partitioner.class", pc, f"must be {allowed}, or a Python partitioner: {exc}")
+        return pc, "default", None
+    for key in plugin_keys(cls):
+        r.get(key)
+    return pc, "default", pc.strip()
 
 
 def _fixed_path(

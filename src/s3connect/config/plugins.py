@@ -23,7 +23,7 @@ import importlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal
 
-__all__ = ["Plugin", "PluginKind", "load_plugin", "plugin_keys"]
+__all__ = ["Plugin", "PluginKind", "load_plugin", "looks_like_python", "plugin_keys"]
 
 PluginKind = Literal["partitioner", "format"]
 Plugin = Callable[[Mapping[str, str]], Any]
@@ -61,3 +61,10 @@ def plugin_keys(cls: type[Any]) -> Collection[str]:
     """The config keys a plugin class reads itself (its ``config_keys``)."""
     keys = getattr(cls, "config_keys", ())
     return tuple(keys) if isinstance(keys, Collection) and not isinstance(keys, str) else ()
+
+
+def looks_like_python(name: str) -> bool:
+    """Whether a class name could be a Python class path rather than one of Confluent's or
+    Kafka's Java classes (which are never loaded as plugins)."""
+    java = ("io.confluent.", "org.apache.", "com.amazonaws.", "software.amazon.")
+    return "." in name.strip() and not name.strip().startswith(java)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from s3connect.config.converters import SINK_CONVERTER_CLASSES
+from s3connect.config.plugins import load_plugin
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
@@ -56,6 +57,9 @@ __all__ = [
 
 def build_format(config: SinkConfig, fmt: str | None = None) -> Format:
     """The file format of ``format.class`` (or ``fmt``) with its codec options."""
+    if fmt is None and config.format.plugin is not None:
+        plugin: Format = load_plugin("format", config.format.plugin)(config.format.plugin_settings)
+        return plugin
     avro_data = AvroDataOptions(
         enhanced_schema_support=config.format.enhanced_avro_schema_support,
         allow_optional_map_keys=config.format.allow_optional_map_keys,
@@ -128,6 +132,9 @@ def build_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtract
 
 def _base_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
     """The ``partitioner.class`` and, for time-based ones, its timestamp extractor."""
+    if config.partitioner.plugin is not None:
+        cls = load_plugin("partitioner", config.partitioner.plugin)
+        return cls(config.partitioner.plugin_settings), None
     delim = config.layout.directory_delim
     match config.partitioner.name:
         case "field":
@@ -332,6 +339,14 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
         keys_format=keys_format,
         headers_format=headers_format,
         tombstone_partition=config.keys_headers.tombstone_encoded_partition,
-        value_needs_schema=config.format.name in ("avro", "parquet"),
+        value_needs_schema=_needs_schema(config),
         tolerate_errors=config.errors.tolerance == "all",
     )
+
+
+def _needs_schema(config: SinkConfig) -> bool:
+    """Whether the value format writes schema'd values only (a schemaless record then fails on
+    its own, before it joins a file): Avro, Parquet, or a plugin saying ``needs_schema``."""
+    if config.format.plugin is not None:
+        return bool(getattr(load_plugin("format", config.format.plugin), "needs_schema", False))
+    return config.format.name in ("avro", "parquet")
