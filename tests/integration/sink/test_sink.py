@@ -786,3 +786,43 @@ def test_scheduled_rotation_commits_an_idle_partition_on_time(
         f"topics/{t}/partition=0/{t}+0+0000000000.json": (0, 2, 3),
         f"topics/{t}/partition=0/{t}+0+0000000003.json": (3, 4, 2),
     }
+
+
+@pytest.mark.parametrize(
+    ("flag", "expected"),
+    [
+        # Confluent's testWriteRecordTimeBasedPartitionRecordTimestampHoursOutOfOrder: with the
+        # flag false the late records go back into their hour's open file: two files.
+        ("false", {(10, 0): [0, 2], (9, 1): [1, 3]}),
+        # ...AndRotateOnPartitionChange (the default): every hour change commits: four files.
+        ("true", {(10, 0): [0], (9, 1): [1], (10, 2): [2], (9, 3): [3]}),
+    ],
+)
+def test_rotate_file_on_partition_change_with_out_of_order_hours(
+    spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, tmp_path: Path,
+    flag: str, expected: dict[tuple[int, int], list[int]],
+) -> None:  # fmt: skip
+    t = make_topic("ooo")
+    ten = 1_710_064_800_000  # 2024-03-10T10:00:00Z
+    minute = 60_000
+    stamps = [ten, ten - 2 * minute, ten + 9 * minute, ten - 5 * minute, ten + 10 * minute]
+    produce(producer, t, json_values({"id": i} for i in range(5)), timestamps=stamps)
+    run(
+        spark,
+        sink_keys(t, bucket, tmp_path, **{
+            "partitioner.class": "io.confluent.connect.storage.partitioner.HourlyPartitioner",
+            "locale": "en",
+            "timezone": "UTC",
+            "timestamp.extractor": "Record",
+            "rotate.interval.ms": str(10 * minute),
+            "rotate.file.on.partition.change": flag,
+            "flush.size": "1000",
+        }),
+    )  # fmt: skip
+    got = {k: read_json_lines(v) for k, v in objects(s3, bucket).items()}
+    # Record 4 (10:10) is 10 minutes after the first file's first record: it commits every open
+    # file and stays open itself.
+    assert got == {
+        f"topics/{t}/{hour_path(10, hour)}/{t}+0+{start:010d}.json": [{"id": i} for i in ids]
+        for (hour, start), ids in expected.items()
+    }
