@@ -89,6 +89,33 @@ class PartitionStateStore:
             at += size
         return SavedState(RotatorState.from_dict(header["rotator"]), chunks, next_offset)
 
+    def saved_rotator(
+        self, topic: str, partition: int, at_or_below: int
+    ) -> tuple[int, RotatorState] | None:
+        """Read-only: the next offset and rotator state of the file :meth:`load` would pick for
+        ``at_or_below``, without reading its records; None: none. Tolerates a sink running
+        beside it (a file deleted between listing and reading is looked for again)."""
+        directory = self._dir(topic, partition)
+        for _ in range(5):
+            try:
+                names = os.listdir(directory)
+            except FileNotFoundError:
+                return None
+            saved = [int(m.group(1)) for m in map(_NAME.match, names) if m]
+            candidates = [n for n in saved if n <= at_or_below]
+            if not candidates:
+                return None
+            path = directory / _file_name(max(candidates))
+            try:
+                with path.open("rb") as data:
+                    magic, header = data.read(len(_MAGIC)), data.readline()
+            except FileNotFoundError:
+                continue
+            if magic != _MAGIC:
+                raise ValueError(f"{path} is not an s3connect state")
+            return max(candidates), RotatorState.from_dict(json.loads(header)["rotator"])
+        return None
+
     def save(
         self,
         topic: str,
