@@ -3,7 +3,8 @@
 ``load_bundle`` reads ``databricks.yml`` and the files it includes; ``resolve`` selects a target
 and substitutes ``${var.*}``, ``${bundle.*}`` and ``${workspace.current_user.*}`` references as
 ``databricks bundle validate -t <target>`` would: a variable takes its ``--var`` value, else the
-target's value, else its default; one with none of them is an error ("no value assigned to
+target's value, else its lookup (an ID the CLI finds in the workspace by name: here a
+placeholder), else its default; one with none of them is an error ("no value assigned to
 required variable"), as in the CLI's ``SetVariables`` mutator. ``notebook_widgets`` finds the
 widgets a notebook declares by running its own declaration code against a recorder.
 """
@@ -38,10 +39,20 @@ class Bundle:
     config: dict[str, Any]
     job_files: dict[str, Path] = field(default_factory=dict)  # job key -> file defining it
     files: list[Path] = field(default_factory=list)
+    # (kind, key), e.g. ("dashboards", "s3connect") -> the file defining that resource
+    resource_files: dict[tuple[str, str], Path] = field(default_factory=dict)
 
     @property
     def jobs(self) -> dict[str, Any]:
         return dict(self.config.get("resources", {}).get("jobs", {}))
+
+    @property
+    def dashboards(self) -> dict[str, Any]:
+        return dict(self.config.get("resources", {}).get("dashboards", {}))
+
+    @property
+    def alerts(self) -> dict[str, Any]:
+        return dict(self.config.get("resources", {}).get("alerts", {}))
 
     @property
     def targets(self) -> dict[str, Any]:
@@ -71,8 +82,11 @@ def load_bundle(root: Path = ROOT) -> Bundle:
     main = root / "databricks.yml"
     config = _read_yaml(main)
     bundle = Bundle(config=config, files=[main])
-    for job in config.get("resources", {}).get("jobs", {}):
-        bundle.job_files[job] = main
+    for kind, items in config.get("resources", {}).items():
+        for key in items:
+            bundle.resource_files[(kind, key)] = main
+            if kind == "jobs":
+                bundle.job_files[key] = main
     for pattern in config.get("include", []):
         matched = sorted(root.glob(pattern))
         if not matched:
@@ -89,6 +103,7 @@ def load_bundle(root: Path = ROOT) -> Bundle:
                     if key in merged:
                         raise BundleError(f"{path}: resource {kind}.{key} is defined twice")
                     merged[key] = value
+                    bundle.resource_files[(kind, key)] = path
                     if kind == "jobs":
                         bundle.job_files[key] = path
     return bundle
@@ -108,10 +123,17 @@ def references(node: Any) -> set[str]:
     return found
 
 
+def looked_up(lookup: Mapping[str, str]) -> str:
+    """What stands, offline, for the ID the CLI would look up in the workspace (``lookup:``)."""
+    [(kind, name)] = lookup.items()
+    return f"<id of the {kind} named {name}>"
+
+
 def target_variables(
     bundle: Bundle, target: str, given: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Each declared variable's value in ``target``: ``given`` (--var), target value, default."""
+    """Each declared variable's value in ``target``: ``given`` (--var), target value (a value or
+    a lookup), the variable's lookup, its default."""
     declared: dict[str, Any] = bundle.config.get("variables", {})
     target_values: dict[str, Any] = (bundle.targets[target] or {}).get("variables", {}) or {}
     for name in (*target_values, *(given or {})):
@@ -123,9 +145,14 @@ def target_variables(
             values[name] = given[name]
         elif name in target_values:
             value = target_values[name]
-            values[name] = (
-                value["default"] if isinstance(value, dict) and "default" in value else value
-            )
+            if isinstance(value, dict) and "lookup" in value:
+                values[name] = looked_up(value["lookup"])
+            else:
+                values[name] = (
+                    value["default"] if isinstance(value, dict) and "default" in value else value
+                )
+        elif "lookup" in spec:
+            values[name] = looked_up(spec["lookup"])
         elif "default" in spec:
             values[name] = spec["default"]
         else:

@@ -2,7 +2,9 @@
 
 Pure: no network, no Spark. Jobs are validated with Databricks' own typed models
 (``databricks.bundles.jobs.Job`` from the ``databricks-bundles`` package), before and after the
-variables of each target are substituted.
+variables of each target are substituted. Every file is also validated against Databricks' JSON
+schema (``bundle-schema.json``: from ``databricks bundle schema``, databricks/cli, v1.14 line,
+August 2026) in ``test_bundle_schema.py``; the dashboard and alert in ``test_dashboard_alert.py``.
 """
 
 from __future__ import annotations
@@ -173,14 +175,17 @@ def test_references_are_to_variables_bundle_or_workspace_fields() -> None:
 
 def test_variables_are_described_and_typed() -> None:
     for name, spec in BUNDLE.config["variables"].items():
-        assert set(spec) <= {"description", "default", "type"}, name
+        assert set(spec) <= {"description", "default", "type", "lookup"}, name
+        assert not ("default" in spec and "lookup" in spec), name  # the lookup would win
         assert spec.get("description", "").strip(), f"variable {name} has no description"
         default = spec.get("default")
         if isinstance(default, (list, dict)):
             assert spec.get("type") == "complex", name
         else:
             assert "type" not in spec, name
-    required = {n for n, spec in BUNDLE.config["variables"].items() if "default" not in spec}
+    required = {
+        n for n, spec in BUNDLE.config["variables"].items() if not {"default", "lookup"} & set(spec)
+    }
     assert required == REQUIRED
 
 
@@ -240,7 +245,7 @@ def test_target_resolves_completely(target: str) -> None:
 
 def test_targets_keep_state_apart() -> None:
     resolved = [resolve(BUNDLE, t, GIVEN) for t in TARGETS]
-    for key in ("checkpoint_root", "commit_log_table"):
+    for key in ("checkpoint_root", "commit_log_table", "dlq_table"):
         values = [r["variables"][key] for r in resolved]
         assert len(set(values)) == len(TARGETS), (key, values)
 
