@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from s3connect.app.failures import ExitCode, describe_failure
-from s3connect.app.logs import configure_logging, run_log_path
+from s3connect.app.logs import configure_logging, console_level, run_log_path
+from s3connect.app.progress_bar import ProgressBar
 from s3connect.config.parsing import load_config_file
 from s3connect.config.sink import SinkConfig
 from s3connect.config.source import SOURCE_CONNECTOR_CLASS, SourceConfig
@@ -94,7 +95,17 @@ def _run(args: argparse.Namespace) -> None:
 
     sink = SinkConfig.from_mapping(load_config_file(args.config), overrides=args.set)
     _announce("sink", sink)
-    run_sink(sink, once=once)
+    available_now = bool(once or sink.streaming.trigger == "availableNow")
+    if not (available_now and sys.stdout.isatty()):
+        run_sink(sink, once=once)  # plain progress lines (jobs, pipes, continuous runs)
+        return
+    bar = ProgressBar(sys.stdout)
+    with console_level(logging.WARNING):  # the bar instead of a line per batch
+        try:
+            summary = run_sink(sink, once=once, show=bar)
+        finally:
+            bar.close()
+    print(summary.render())
 
 
 def _announce(command: str, config: Any) -> None:

@@ -11,14 +11,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["LOG_DIR_ENV", "configure_logging", "run_log_path"]
+__all__ = ["LOG_DIR_ENV", "configure_logging", "console_level", "run_log_path"]
 
 LOG_DIR_ENV = "S3CONNECT_LOG_DIR"
 """Environment variable: the folder of the runs' log files (default: the temp folder's
@@ -71,3 +73,18 @@ def _add_file(log_file: Path) -> None:
         for old in [h for h in logger.handlers if h.get_name() == _FILE_HANDLER_NAME]:
             logger.removeHandler(old)
         logger.addHandler(file_handler)
+
+
+@contextlib.contextmanager
+def console_level(level: int) -> Iterator[None]:
+    """Print only records of ``level`` and above on the console meanwhile (the log file keeps
+    every record)."""
+    handlers = [h for h in logging.getLogger("s3connect").handlers if h.get_name() == _HANDLER_NAME]
+    before = [h.level for h in handlers]
+    for handler in handlers:
+        handler.setLevel(max(level, handler.level))
+    try:
+        yield
+    finally:
+        for handler, old in zip(handlers, before, strict=True):
+            handler.setLevel(old)

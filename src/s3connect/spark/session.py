@@ -8,8 +8,10 @@ extension and catalog, and the RocksDB state store. Nothing is resolved or downl
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -81,12 +83,16 @@ def get_spark(
         .config("spark.driver.memory", os.environ.get("S3CONNECT_DRIVER_MEMORY", "4g"))
     )
     log4j = _log4j_config()
-    if log4j is not None:
-        option = f"-Dlog4j2.configurationFile={log4j.as_uri()}"
-        builder = builder.config("spark.driver.extraJavaOptions", option).config(
-            "spark.executor.extraJavaOptions", option
-        )
-    return builder.getOrCreate()
+    if log4j is None:
+        return builder.getOrCreate()
+    option = f"-Dlog4j2.configurationFile={log4j.as_uri()}"
+    builder = builder.config("spark.driver.extraJavaOptions", option).config(
+        "spark.executor.extraJavaOptions", option
+    )
+    if os.environ.get(VERBOSE_ENV) == "1":
+        return builder.getOrCreate()
+    with _stderr_into(Path(os.environ[LOG_FILE_ENV])):  # the JVM's own stderr: the log file
+        return builder.getOrCreate()
 
 
 LOG_FILE_ENV = "S3CONNECT_LOG_FILE"
@@ -112,6 +118,22 @@ rootLogger.level = warn
 rootLogger.appenderRef.file.ref = file
 rootLogger.appenderRef.console.ref = console
 """
+
+
+@contextlib.contextmanager
+def _stderr_into(log_file: Path) -> Iterator[None]:
+    """Point this process's stderr (file descriptor 2) at ``log_file`` while the JVM starts, so
+    that the JVM inherits it (its launcher's warnings, uncaught errors); then restore it."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with log_file.open("ab") as out:
+        os.dup2(out.fileno(), 2)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _log4j_config() -> Path | None:

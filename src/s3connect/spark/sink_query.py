@@ -37,7 +37,7 @@ from s3connect.config.sink import SinkConfig
 from s3connect.errors import ConfigError
 from s3connect.sink.output import COMMIT_COLUMNS, OUTPUT_SCHEMA
 from s3connect.sink.partition_state import local_state_root
-from s3connect.sink.summary import SinkSummary
+from s3connect.sink.summary import BatchStats, SinkSummary
 from s3connect.sink.task import PartitionTask
 from s3connect.spark.dead_letter_queue import DeadLetterQueue, ensure_dlq_topic
 from s3connect.spark.progress import BatchProgress, await_query
@@ -247,19 +247,26 @@ def run_sink(
     *,
     once: bool | None = None,
     timeout_s: float | None = None,
+    show: Callable[[BatchStats], None] | None = None,
 ) -> SinkSummary:
-    """Run the sink until it stops (availableNow) or ``timeout_s``; log progress and summary."""
+    """Run the sink until it stops (availableNow) or ``timeout_s``; report each micro-batch
+    (``show``; default: a log line) and log the summary."""
     run = start_sink(config, spark, once=once)
-    await_query(run.query, _log_progress, what="sink", timeout_s=timeout_s)
+
+    def on_batch(progress: BatchProgress) -> None:
+        stats = BatchStats.of(progress)
+        run.summary.progress.append(stats)
+        (show or log_batch)(stats)
+
+    await_query(run.query, on_batch, what="sink", timeout_s=timeout_s)
     logger.info("%s", run.summary.render())
     return run.summary
 
 
-def _log_progress(progress: BatchProgress) -> None:
-    lag = [s.get("metrics", {}).get("maxOffsetsBehindLatest") for s in progress.get("sources", [])]
-    lag_text = ", ".join(str(x) for x in lag if x is not None) or "?"
+def log_batch(stats: BatchStats) -> None:
+    """The plain progress line of a micro-batch."""
     logger.info(
-        "progress: batch %s, %s input records, %.0f records/s, lag %s",
-        progress["batchId"], progress.get("numInputRows", 0),
-        progress.get("processedRowsPerSecond", 0.0), lag_text,
+        "progress: batch %d, %d input records, %.0f records/s, lag %s",
+        stats.batch, stats.input_rows, stats.rows_per_second,
+        "?" if stats.lag is None else stats.lag,
     )  # fmt: skip
