@@ -50,21 +50,26 @@ show_effective_config(config)
 
 # MAGIC %md
 # MAGIC ## Run the sink
-# MAGIC Progress (records, objects, bytes, lag) is printed per micro-batch.
+# MAGIC Progress (records, objects, bytes, lag) is printed per micro-batch. A failure ends with
+# MAGIC one message: what failed, where, what to change, and the log file with the whole trace
+# MAGIC (the `verbose` widget prints Spark's own lines too).
 
 # COMMAND ----------
 
-from s3connect.spark.session import get_spark  # noqa: E402
+from s3connect.app.notebook_run import run_in_notebook  # noqa: E402
 from s3connect.spark.sink_query import run_sink  # noqa: E402
 
-spark = get_spark("s3connect-sink")
-summary = run_sink(config, spark)
+summary = run_in_notebook(
+    "sink", lambda spark: run_sink(config, spark), verbose=widgets.get("verbose") == "true"
+)
 
 # COMMAND ----------
 
 # MAGIC %md
-# MAGIC ## Summary and the latest commit-log rows
+# MAGIC ## Records/s and lag per micro-batch, the latest commit-log and dead-letter rows
 
 # COMMAND ----------
 
-show_sink_result(spark, config, summary, globals().get("display"))
+from s3connect.spark.session import get_spark  # noqa: E402
+
+show_sink_result(get_spark(), config, summary, globals().get("display"))

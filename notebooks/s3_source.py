@@ -58,8 +58,20 @@ show_source_config(config)
 
 # COMMAND ----------
 
-from s3connect.spark.session import get_spark  # noqa: E402
+from s3connect.app.notebook_run import run_in_notebook  # noqa: E402
 from s3connect.spark.source_query import run_source  # noqa: E402
 
-spark = get_spark("s3connect-source")
-summary = run_source(config, spark)
+summary = run_in_notebook(
+    "source", lambda spark: run_source(config, spark), verbose=widgets.get("verbose") == "true"
+)
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Records/s per micro-batch
+
+# COMMAND ----------
+
+from s3connect.app.source_notebook import show_source_result  # noqa: E402
+
+show_source_result(summary, globals().get("display"))

@@ -11,8 +11,11 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from s3connect.app.charts import progress_figure, show_figure
+from s3connect.app.logs import run_log_path
 from s3connect.app.widgets import (
     FROM_CONFIG,
+    VERBOSE,
     Widgets,
     WidgetSpec,
     declare_widgets,
@@ -104,6 +107,7 @@ SINK_WIDGETS: tuple[WidgetSpec, ...] = (
     ("checkpoint.location", "", None, "Checkpoint location"),
     ("trigger", "availableNow", None, "Trigger: availableNow or an interval (e.g. 30 seconds)"),
     ("commit.log.table", "", None, "Commit log Delta table (name or path)"),
+    VERBOSE,
 )
 
 
@@ -121,7 +125,7 @@ def sink_config_from_widgets(
     plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets);
     ``${secrets:...}`` values are read with ``lookup`` (see :func:`.secrets.secret_lookup`)."""
     base = whole_config(widgets.get("connector.config"))
-    overrides = widget_overrides(widgets, SINK_WIDGETS, skip="connector.config")
+    overrides = widget_overrides(widgets, SINK_WIDGETS)
     return SinkConfig.from_mapping(
         base, overrides={**overrides, **(secrets or {})}, secret_lookup=lookup
     )
@@ -135,9 +139,19 @@ def show_effective_config(config: SinkConfig, show: Callable[[str], None] = prin
 def show_sink_result(
     spark: Any, config: SinkConfig, summary: Any, display: Callable[[Any], None] | None = None
 ) -> None:
-    """Show the latest rows of the commit log and of the dead letter table, when configured
-    (the run already printed its summary table)."""
+    """Show records/s and lag per micro-batch, then the latest rows of the commit log and of the
+    dead letter table, when configured (the run already printed its summary table)."""
     from s3connect.spark.commit_log import is_table_path
+
+    progress = getattr(summary, "progress", [])
+    figure = progress_figure(
+        [p.batch for p in progress],
+        [p.rows_per_second for p in progress],
+        [p.lag for p in progress],
+        f"S3 sink {config.name}",
+    )
+    if figure is not None:
+        show_figure(figure, display, run_log_path("sink-chart").with_suffix(".png"))
 
     queries: list[tuple[str, str]] = []
     if config.streaming.commit_log_table:

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from typing import Any
 
+from s3connect.app.charts import progress_figure, show_figure
+from s3connect.app.logs import run_log_path
 from s3connect.app.widgets import (
     FROM_CONFIG,
+    VERBOSE,
     Widgets,
     WidgetSpec,
     declare_widgets,
@@ -20,11 +24,13 @@ from s3connect.app.widgets import (
 )
 from s3connect.config.providers import SecretLookup
 from s3connect.config.source import SourceConfig
+from s3connect.source.summary import SourceSummary
 
 __all__ = [
     "SOURCE_WIDGETS",
     "declare_source_widgets",
     "show_source_config",
+    "show_source_result",
     "source_config_from_widgets",
 ]
 
@@ -57,6 +63,7 @@ SOURCE_WIDGETS: tuple[WidgetSpec, ...] = (
     ),
     ("checkpoint.location", "", None, "Checkpoint location"),
     ("trigger", "", None, "Trigger: availableNow (blank) or an interval (e.g. 30 seconds)"),
+    VERBOSE,
 )
 
 
@@ -74,7 +81,7 @@ def source_config_from_widgets(
     plus credentials from :func:`s3connect.app.secrets.connector_secrets` (never from widgets);
     ``${secrets:...}`` values are read with ``lookup`` (see :func:`.secrets.secret_lookup`)."""
     base = whole_config(widgets.get("connector.config"))
-    overrides = widget_overrides(widgets, SOURCE_WIDGETS, skip="connector.config")
+    overrides = widget_overrides(widgets, SOURCE_WIDGETS)
     return SourceConfig.from_mapping(
         base, overrides={**overrides, **(secrets or {})}, secret_lookup=lookup
     )
@@ -85,3 +92,14 @@ def show_source_config(config: SourceConfig, show: Callable[[str], None] = print
     show(json.dumps(config.describe(masked=True), indent=2, sort_keys=True))
     if config.ignored_keys:
         show("keys without effect on the source: " + ", ".join(config.ignored_keys))
+
+
+def show_source_result(summary: SourceSummary, display: Callable[[Any], None] | None) -> None:
+    """The chart of records/s per micro-batch (``display`` on Databricks, else a PNG beside the
+    run's log file)."""
+    batches = [b for b, _rows, _rate in summary.progress]
+    figure = progress_figure(
+        batches, [rate for _b, _rows, rate in summary.progress], None, "S3 source"
+    )
+    if figure is not None:
+        show_figure(figure, display, run_log_path("source-chart").with_suffix(".png"))

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "FROM_CONFIG",
+    "VERBOSE",
     "LocalWidgets",
     "WidgetSpec",
     "Widgets",
@@ -99,12 +100,19 @@ def declare_widgets(widgets: Widgets, spec: Sequence[WidgetSpec]) -> None:
             widgets.dropdown(name, default, list(choices), label)
 
 
-def widget_overrides(widgets: Widgets, spec: Sequence[WidgetSpec], skip: str) -> dict[str, str]:
-    """The widgets that set a key: not blank, not :data:`FROM_CONFIG`, not ``skip``."""
+VERBOSE: WidgetSpec = ("verbose", "false", ("false", "true"), "Print traces and Spark's logs")
+"""The run's own widget (not a connector key): print traces and Spark's own log lines."""
+
+_NOT_KEYS = ("connector.config", VERBOSE[0])
+
+
+def widget_overrides(widgets: Widgets, spec: Sequence[WidgetSpec]) -> dict[str, str]:
+    """The widgets that set a connector key: not blank, not :data:`FROM_CONFIG`, neither the
+    whole-config widget nor :data:`VERBOSE`."""
     out: dict[str, str] = {}
     for name, _default, _choices, _label in spec:
         value = widgets.get(name)
-        if name != skip and value.strip() and value != FROM_CONFIG:
+        if name not in _NOT_KEYS and value.strip() and value != FROM_CONFIG:
             out[name] = value
     return out
 

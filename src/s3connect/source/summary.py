@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    pass
-
-__all__ = [
-    "SourceSummary",
-]
+__all__ = ["SourceSummary"]
 
 
 @dataclass
@@ -21,6 +15,8 @@ class SourceSummary:
     batches: int = 0
     total: int = 0
     skipped: list[str] = field(default_factory=list)
+    progress: list[tuple[int, int, float]] = field(default_factory=list)
+    """(batch, records read, records/s) of every micro-batch that read records."""
 
     def render(self) -> str:
         """A plain-text summary table."""

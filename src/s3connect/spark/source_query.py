@@ -68,6 +68,8 @@ class SourceRun:
         rows = int(progress.get("numInputRows", 0))
         if rows:
             summary.batches += 1
+            rate = float(progress.get("processedRowsPerSecond") or 0.0)
+            summary.progress.append((int(progress["batchId"]), rows, rate))
             logger.info(
                 "progress: batch %s, %d records published, %.0f records/s",
                 progress["batchId"], rows, progress.get("processedRowsPerSecond", 0.0),

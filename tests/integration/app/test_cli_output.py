@@ -96,3 +96,24 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_in_a_pipe(
     assert "\r[" in screen and "20 / 40 records" in screen and "40 / 40 records" in screen
     assert "progress: batch" not in screen  # the bar instead of lines
     assert "total" in screen  # the summary table after the bar
+
+
+def test_the_sink_notebook_shows_the_same_short_message(
+    bucket: str, make_topic: Any, producer: Producer, tmp_path: Path
+) -> None:
+    t = make_topic("nbbad")
+    produce(producer, t, [b'{"i":0}', b"{not json"])
+    keys = sink_keys(t, bucket, tmp_path, **{"flush.size": "1"})
+    notebook = Path(__file__).resolve().parents[3] / "notebooks" / "s3_sink.py"
+    done = subprocess.run(
+        [sys.executable, str(notebook), f"connector.config={json.dumps(keys)}",
+         f"checkpoint.location={tmp_path / 'ck'}", "trigger=availableNow"],
+        env=_cli_env(tmp_path), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode != 0
+    err = done.stderr
+    headline = "s3connect sink failed: a record could not be handled"
+    assert err.count(headline) == 2  # printed, then the RunFailed the job fails with
+    assert f"RunFailed: {headline}" in err
+    assert f"(topic='{t}', partition=0, offset=1)" in err
+    assert "WARN" not in err and "py4j" not in err
