@@ -14,7 +14,7 @@ from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient
 
 from s3connect.app.cli import main
-from s3connect.app.status import read_checkpoint_log
+from s3connect.app.status.checkpoint import read_checkpoint_log
 from s3connect.config.sink import SinkConfig
 from s3connect.spark.sink_query import start_sink
 from tests.integration.sinkhelp import json_values, produce, run, sink_keys

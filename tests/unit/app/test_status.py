@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 
 from s3connect.app.cli import main
-from s3connect.app.status import (
+from s3connect.app.status import print_status
+from s3connect.app.status.checkpoint import (
     CheckpointLog,
     LoggedBatch,
     checkpoint_folder,
-    print_status,
     read_checkpoint_log,
-    render_table,
-    sink_status,
-    source_status,
 )
+from s3connect.app.status.sink import sink_status
+from s3connect.app.status.source import source_status
+from s3connect.app.status.table import render_table
 from s3connect.config.sink import SinkConfig
 from s3connect.config.source import SourceConfig
 from s3connect.sink.partition_state import PartitionStateStore
