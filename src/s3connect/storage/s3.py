@@ -9,7 +9,10 @@ S3 options as Confluent's ``S3OutputStream`` / ``S3Storage`` send them: the cann
 headers on the request that creates the object (``CreateMultipartUpload`` or ``PutObject``), the
 SSE-C key also on every ``UploadPart``; object tags with a ``PutObjectTagging`` call after the
 object is complete (retried like parts; ``s3.object.behavior.on.tagging.error`` decides whether
-a failure fails the write). Credentials: static keys, boto3's default chain, or an STS
+a failure fails the write). Every request is retried by :func:`_retrying` alone (botocore's own
+retries are off): ``s3.part.retries`` retries of a transient failure, waiting
+``s3.retry.backoff.ms`` doubled each time, each retry logged as a warning. Credentials: static
+keys, boto3's default chain, or an STS
 assume-role session refreshed before it expires (``AwsAssumeRoleCredentialsProvider``).
 Every S3 client goes through the proxy of ``s3.proxy.url`` when set (:mod:`.proxy`); with
 conditional writes the object is only created where none is (:mod:`.conditional`).
@@ -21,6 +24,7 @@ import base64
 import contextlib
 import io
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -120,22 +124,83 @@ class S3Settings:
         return args
 
 
+_MAX_BACKOFF_MS = 24 * 3600 * 1000  # Confluent's S3_RETRY_MAX_BACKOFF_TIME_MS
+# The AWS SDK's default retry condition (Confluent's client): besides 5xx and client-side
+# failures (connection reset or refused, timeouts), these codes are transient.
+_TRANSIENT_CODES = frozenset(
+    {
+        "RequestTimeout", "RequestTimeoutException", "PriorRequestNotComplete", "SlowDown",
+        "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottled",
+        "RequestThrottledException", "TooManyRequestsException", "RequestLimitExceeded",
+        "BandwidthLimitExceeded", "ProvisionedThroughputExceededException",
+    }
+)  # fmt: skip
+_calls = threading.local()  # the S3 operation of this thread's latest call (for messages)
+
+
+def _note_operation(model: Any, **_: Any) -> None:
+    """botocore's ``before-call`` hook: remember which S3 operation is being called."""
+    _calls.operation = model.name
+
+
+def _transient(exc: Exception) -> bool:
+    """Whether a retry may help: the connection failed (refused, reset, timed out, cut
+    mid-body), the bytes arrived damaged, a 5xx, or throttling."""
+    from botocore import exceptions as errors
+
+    if not isinstance(exc, errors.ClientError):
+        return isinstance(
+            exc,
+            errors.HTTPClientError
+            | errors.ConnectionError
+            | errors.IncompleteReadError
+            | errors.ChecksumError
+            | errors.FlexibleChecksumError,
+        )
+    status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+    code = exc.response.get("Error", {}).get("Code", "")
+    return bool(status >= 500 or status == 429 or code in _TRANSIENT_CODES)
+
+
+def _describe(exc: Exception) -> str:
+    """An S3 error in one line: its code and HTTP status, or the client-side error."""
+    from botocore.exceptions import ClientError
+
+    if isinstance(exc, ClientError):
+        error, meta = exc.response.get("Error", {}), exc.response.get("ResponseMetadata", {})
+        status = meta.get("HTTPStatusCode", "?")
+        return f"{error.get('Code', 'error')} (HTTP {status}): {error.get('Message', '')}".strip()
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
-    """Run ``call``, retrying ``s3.part.retries`` times with exponential backoff from
-    ``s3.retry.backoff.ms`` (as Confluent's S3 sink does)."""
+    """Run ``call``, retrying a transient failure ``s3.part.retries`` times, waiting
+    ``s3.retry.backoff.ms`` before the first retry and twice as long before each next one
+    (Confluent's exponential backoff without its jitter, capped at its 24 hours); each retry
+    is logged as a warning. Errors a retry cannot help (4xx but throttling) fail at once."""
     from botocore.exceptions import BotoCoreError, ClientError
 
     attempt = 0
     while True:
+        _calls.operation = None
         try:
             return call()
         except (BotoCoreError, ClientError) as exc:
-            if attempt >= settings.part_retries:
+            operation = getattr(_calls, "operation", None) or "S3 request"
+            if attempt >= settings.part_retries or not _transient(exc):
+                tries = "1 attempt" if attempt == 0 else f"{attempt + 1} attempts"
+                # The endpoint and the bucket (in ``what``), never a secret.
+                endpoint = settings.endpoint_url or f"s3.{settings.region}.amazonaws.com"
                 raise StorageError(
-                    f"{what} failed after {attempt + 1} attempts: {type(exc).__name__}: {exc}"
+                    f"{what} failed ({operation} to {endpoint}, {tries}): {_describe(exc)}"
                 ) from exc
-            time.sleep(settings.retry_backoff_ms * (2**attempt) / 1000.0)
+            delay_ms = min(settings.retry_backoff_ms * 2**attempt, _MAX_BACKOFF_MS)
             attempt += 1
+            logger.warning(
+                "%s failed (%s, attempt %d of %d), retrying in %d ms: %s",
+                what, operation, attempt, settings.part_retries + 1, delay_ms, _describe(exc),
+            )  # fmt: skip
+            time.sleep(delay_ms / 1000.0)
 
 
 class _S3Writer(io.RawIOBase):
@@ -257,9 +322,14 @@ class _S3Writer(io.RawIOBase):
         self._buffer.clear()
         if self._upload_id is not None:
             # Best effort: the error that led here matters more than a failed abort.
+            s, key, upload_id = self._settings, self._key, self._upload_id
             with contextlib.suppress(Exception):
-                self._client.abort_multipart_upload(
-                    Bucket=self._settings.bucket, Key=self._key, UploadId=self._upload_id
+                _retrying(
+                    s,
+                    f"aborting the multipart upload of s3://{s.bucket}/{key}",
+                    lambda: self._client.abort_multipart_upload(
+                        Bucket=s.bucket, Key=key, UploadId=upload_id
+                    ),
                 )
 
 
@@ -276,10 +346,12 @@ class S3Storage:
             endpoint_url=settings.endpoint_url,
             config=Config(
                 s3={"addressing_style": "path" if settings.path_style else "auto"},
-                retries={"max_attempts": 1, "mode": "standard"},
+                # One attempt per call: _retrying alone applies s3.part.retries.
+                retries={"total_max_attempts": 1, "mode": "standard"},
                 **(settings.proxy.botocore_options() if settings.proxy else {}),
             ),
         )
+        self._client.meta.events.register("before-call.s3", _note_operation)
 
     @property
     def client(self) -> Any:
@@ -321,18 +393,28 @@ class S3Storage:
 
     def read(self, key: str) -> bytes:
         s = self.settings
-        response = _retrying(
+        # The body is read inside the retried call: a connection lost mid-body is retried too.
+        return _retrying(
             s,
             f"reading s3://{s.bucket}/{key}",
-            lambda: self._client.get_object(Bucket=s.bucket, Key=key),
+            lambda: bytes(self._client.get_object(Bucket=s.bucket, Key=key)["Body"].read()),
         )
-        return bytes(response["Body"].read())
 
     def list_keys(self, prefix: str = "") -> Iterator[str]:
-        paginator = self._client.get_paginator("list_objects_v2")
-        for page in paginator.paginate(Bucket=self.settings.bucket, Prefix=prefix):
+        s = self.settings
+        args: dict[str, str] = {"Bucket": s.bucket, "Prefix": prefix}
+        while True:  # ListObjectsV2 page by page, each page retried
+            page = _retrying(
+                s,
+                f"listing s3://{s.bucket}/{prefix}",
+                lambda: self._client.list_objects_v2(**args),
+            )
             for item in page.get("Contents", []):
                 yield item["Key"]
+            token = page.get("NextContinuationToken")
+            if not page.get("IsTruncated") or not token:
+                return
+            args["ContinuationToken"] = token
 
     def describe(self) -> str:
         endpoint = f" at {self.settings.endpoint_url}" if self.settings.endpoint_url else ""
