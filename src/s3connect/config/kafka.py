@@ -61,7 +61,7 @@ class KafkaConfig:
     key (a client property), and the sink's ``starting.offsets``."""
 
     bootstrap_servers: str
-    options: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, str] = field(default_factory=dict, repr=False)
     """Client properties (``kafka.`` prefix stripped), e.g. ``security.protocol``."""
     starting_offsets: str = "earliest"
     """Where a new sink checkpoint starts (the source, a producer, leaves it)."""

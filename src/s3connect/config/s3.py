@@ -11,7 +11,7 @@ import base64
 import binascii
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Literal
 
@@ -77,7 +77,7 @@ class S3Config:
     store_url: str | None = None
     path_style_access: bool = True
     access_key_id: str | None = None
-    secret_access_key: str | None = None
+    secret_access_key: str | None = field(default=None, repr=False)
     part_size: int = 26_214_400
     part_retries: int = 3
     retry_backoff_ms: int = 200
@@ -91,7 +91,7 @@ class S3Config:
     proxy_url: str | None = None
     """``s3.proxy.url``; a password in its user-info is moved to :attr:`proxy_password`."""
     proxy_user: str | None = None
-    proxy_password: str | None = None
+    proxy_password: str | None = field(default=None, repr=False)
     """``s3.proxy.password`` (secret), or the password the URL held."""
 
     @property
@@ -213,7 +213,7 @@ class S3WriteConfig(S3Config):
     ssea_name: str = ""
     """``""`` (none), ``AES256`` (SSE-S3, or SSE-C with a customer key) or ``aws:kms``."""
     sse_kms_key_id: str = ""
-    sse_customer_key: str | None = None
+    sse_customer_key: str | None = field(default=None, repr=False)
     """Base64 of a 256-bit key (secret); used only with ``s3.ssea.name=AES256``."""
     acl_canned: str | None = None
     object_tagging: bool = False

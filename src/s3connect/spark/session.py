@@ -3,12 +3,18 @@
 On Databricks (``DATABRICKS_RUNTIME_VERSION`` set) the runtime already has Kafka, Avro, Delta and
 RocksDB: the existing session is returned and nothing is configured. Locally the session gets the
 jars fetched at setup (``.deps/spark-jars``, see ``stack/fetch_jars.py``), Delta's SQL
-extension and catalog, and the RocksDB state store. Nothing is resolved or downloaded here.
+extension and catalog, and the RocksDB state store, plus the confs of ``S3CONNECT_SPARK_CONF``
+(:data:`SPARK_CONF_ENV`). Nothing is resolved or downloaded here.
+
+:func:`redact_secret_options` widens which data source options Spark shows as
+``*********(redacted)`` in a plan: the Kafka client's secrets are necessarily options of Spark's
+Kafka source and sink.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Iterator
@@ -18,12 +24,51 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["get_spark", "local_jars", "on_databricks"]
+__all__ = [
+    "SECRET_OPTIONS_REGEX",
+    "SPARK_CONF_ENV",
+    "extra_confs",
+    "get_spark",
+    "local_jars",
+    "on_databricks",
+    "redact_secret_options",
+]
+
+logger = logging.getLogger(__name__)
+
+_OPTIONS_REDACTION = "spark.sql.redaction.options.regex"
+SECRET_OPTIONS_REGEX = (
+    r"(?i)kafka[.](?:sasl|ssl)[.]|jaas|password|secret|token|credential|access[.]?key"
+    r"|basic[.]auth|user[.]info|sse[.]customer"
+)
+"""Options Spark redacts in plans, matched (as Spark does) against each option's key and value:
+every Kafka SASL and TLS client property (the JAAS line, key store passwords, a PEM private key
+in ``kafka.ssl.keystore.key``, OAuth client secrets), whatever names a password, secret, token or
+credential, and our secret keys should one ever become an option. Spark's own
+``spark.redaction.regex`` (default ``(?i)secret|password|token|access[.]?key``) misses a PEM key
+and a JAAS line without ``password``."""
 
 
 def on_databricks() -> bool:
     """True inside a Databricks runtime."""
     return "DATABRICKS_RUNTIME_VERSION" in os.environ
+
+
+def redact_secret_options(spark: SparkSession) -> None:
+    """Add :data:`SECRET_OPTIONS_REGEX` to the session's ``spark.sql.redaction.options.regex``
+    (a runtime SQL conf, so on Databricks too), keeping what it already redacts. Call it before
+    a query is defined: a streaming query runs with a copy of the session's confs."""
+    current = spark.conf.get(_OPTIONS_REDACTION, None) or ""
+    if SECRET_OPTIONS_REGEX in current:
+        return
+    wanted = f"{current}|{SECRET_OPTIONS_REGEX}" if current else SECRET_OPTIONS_REGEX
+    try:
+        spark.conf.set(_OPTIONS_REDACTION, wanted)
+    except Exception as exc:  # a runtime that does not let sessions set it (serverless)
+        logger.warning(
+            "could not set %s: Spark redacts options with its own rules only (%s)",
+            _OPTIONS_REDACTION, exc,
+        )  # fmt: skip
 
 
 def _jars_dir() -> Path:
@@ -82,6 +127,8 @@ def get_spark(
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.memory", os.environ.get("S3CONNECT_DRIVER_MEMORY", "4g"))
     )
+    for key, value in extra_confs().items():
+        builder = builder.config(key, value)
     log4j = _log4j_config()
     if log4j is None:
         return builder.getOrCreate()
@@ -93,6 +140,28 @@ def get_spark(
         return builder.getOrCreate()
     with _stderr_into(Path(os.environ[LOG_FILE_ENV])):  # the JVM's own stderr: the log file
         return builder.getOrCreate()
+
+
+SPARK_CONF_ENV = "S3CONNECT_SPARK_CONF"
+"""Environment variable: more Spark confs for a local session, ``key=value`` pairs separated by
+commas (e.g. ``spark.eventLog.enabled=true,spark.eventLog.dir=/tmp/events``)."""
+
+
+def extra_confs() -> dict[str, str]:
+    """The confs of :data:`SPARK_CONF_ENV`, in order.
+
+    Raises:
+        ValueError: A pair without ``=``.
+    """
+    confs: dict[str, str] = {}
+    for pair in os.environ.get(SPARK_CONF_ENV, "").split(","):
+        if not pair.strip():
+            continue
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{SPARK_CONF_ENV}: {pair.strip()!r} is not key=value")
+        confs[key.strip()] = value.strip()
+    return confs
 
 
 LOG_FILE_ENV = "S3CONNECT_LOG_FILE"

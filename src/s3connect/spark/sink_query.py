@@ -197,9 +197,10 @@ def start_sink(
     once: bool | None = None,
 ) -> SinkRun:
     """Start the sink query (``once`` forces the availableNow trigger)."""
-    from s3connect.spark.session import get_spark
+    from s3connect.spark.session import get_spark, redact_secret_options
 
     spark = spark or get_spark("s3connect-sink")
+    redact_secret_options(spark)  # the Kafka source's options hold the SASL and TLS secrets
     summary = SinkSummary()
     if config.errors.tolerance == "all":
         ensure_dlq_topic(config)

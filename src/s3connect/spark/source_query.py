@@ -102,13 +102,14 @@ def start_source(
         DestinationError: before anything is published (see :func:`check_destinations`).
         SourceObjectError: a badly named object with ``behavior.on.error=fail``.
     """
-    from s3connect.spark.session import get_spark
+    from s3connect.spark.session import get_spark, redact_secret_options
 
     listing = list_objects(source_storage(config), config)
     check_destinations(config, listing)
     # Records per destination topic-partition, where the destination is known in advance.
     pairs = sorted({(d, p) for t, p in listing.objects if (d := config.destination(t))})
     spark = spark or get_spark("s3connect-source")
+    redact_secret_options(spark)  # the Kafka sink's options hold the SASL and TLS secrets
     writer = (
         _source_frame(spark, config, pairs)
         .writeStream.format("kafka")

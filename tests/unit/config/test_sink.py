@@ -1334,3 +1334,22 @@ def test_new_keys_round_trip_through_describe() -> None:
         }
     )
     assert SinkConfig.from_mapping(c.describe(masked=False)) == c
+
+
+def test_no_config_group_shows_a_secret_in_its_repr() -> None:
+    c = with_keys(
+        {
+            "aws.secret.access.key": "SENTINEL-s3",
+            "s3.ssea.name": "AES256",
+            "s3.sse.customer.key": "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=",
+            "s3.proxy.url": "http://proxy:3128",
+            "s3.proxy.password": "SENTINEL-proxy",
+            "kafka.sasl.jaas.config": "PlainLoginModule required password='SENTINEL-jaas';",
+            "value.converter": "io.confluent.connect.avro.AvroConverter",
+            "value.converter.schema.registry.url": "http://registry:8081",
+            "value.converter.basic.auth.credentials.source": "USER_INFO",
+            "value.converter.basic.auth.user.info": "u:SENTINEL-info",
+        }
+    )
+    shown = repr([c.s3, c.kafka, c.registry, c])
+    assert "SENTINEL" not in shown and "MDEyMzQ1" not in shown
