@@ -4,6 +4,10 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The stack's S3 server: Versity's S3 gateway, built once from the Go module proxy into .deps/bin.
+VERSITYGW_VERSION := v1.8.0
+VERSITYGW := .deps/bin/versitygw
+VERSITYGW_STAMP := .deps/bin/.versitygw-$(VERSITYGW_VERSION)
 
 .PHONY: install up down status test unit demo lint bench clean
 
@@ -14,8 +18,22 @@ $(STAMP): pyproject.toml stack/kafka-pom.xml stack/spark-pom.xml stack/fetch_jar
 	$(PY) stack/fetch_jars.py
 	touch $(STAMP)
 
-## install: the virtualenv, the package, and the JVM jars (fetched once from Maven Central)
-install: $(STAMP)
+# Go's module and build caches live in a temporary folder removed afterwards (nothing in ~/go);
+# -modcacherw makes the module cache removable.
+$(VERSITYGW_STAMP):
+	@command -v go >/dev/null || { echo "versitygw: needs the Go toolchain (go) on PATH"; exit 1; }
+	mkdir -p .deps/bin
+	tmp=$$(mktemp -d) && trap 'chmod -R u+w "$$tmp" 2>/dev/null; rm -rf "$$tmp"' EXIT && \
+	  GOBIN=$(CURDIR)/.deps/bin GOPATH=$$tmp/gopath GOMODCACHE=$$tmp/mod GOCACHE=$$tmp/cache \
+	  GOFLAGS=-modcacherw GOTOOLCHAIN=local \
+	  go install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+	rm -f .deps/bin/.versitygw-*
+	touch $(VERSITYGW_STAMP)
+
+## install: the virtualenv, the package, the JVM jars (fetched once from Maven Central) and the
+## S3 server versitygw (built once with `go install`)
+install: $(STAMP) $(VERSITYGW_STAMP)
+	@test -x $(VERSITYGW) || { rm -f $(VERSITYGW_STAMP); $(MAKE) --no-print-directory $(VERSITYGW_STAMP); }
 
 ## up / down / status: the local Kafka broker and S3 server
 up: install

@@ -21,9 +21,12 @@ from botocore.config import Config
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
+# stack/stack.py (this folder is on sys.path when this file runs): the local S3's credentials.
+from stack import S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, s3_endpoint
+
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
-S3_URL = f"http://127.0.0.1:{os.environ.get('S3_PORT', '9000')}"
+S3_URL = s3_endpoint()
 TOPIC, BUCKET, EVENTS = "events", "demo-bucket", 60
 
 
@@ -32,8 +35,11 @@ def step(text: str) -> None:
 
 
 def main() -> int:
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "demo")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "demo")
+    # The stack's S3 checks signatures: its credentials, for boto3 here and the notebooks' chain.
+    os.environ["AWS_ACCESS_KEY_ID"] = S3_ACCESS_KEY_ID
+    os.environ["AWS_SECRET_ACCESS_KEY"] = S3_SECRET_ACCESS_KEY
+    os.environ.pop("AWS_SESSION_TOKEN", None)
+    os.environ.pop("AWS_PROFILE", None)
     work = Path(tempfile.mkdtemp(prefix="s3connect-demo-"))
 
     step(f"Kafka: topic {TOPIC!r} with 3 partitions on {KAFKA}")

@@ -6,8 +6,14 @@ real Schema Registry (Confluent's REST API).
 - Kafka: ``kafka.Kafka`` from ``.deps/kafka-libs`` (fetched by ``stack/fetch_jars.py``), one node
   acting as broker and controller on 127.0.0.1:$KAFKA_PORT (default 9092; controller on
   $KAFKA_CONTROLLER_PORT, default 9093), data and log under ``.stack/kafka``.
-- S3: moto's standalone server (``moto_server``, from PyPI) on 127.0.0.1:$S3_PORT (default 9000),
-  path-style, log under ``.stack/s3``.
+- S3: Versity's S3 gateway (``.deps/bin/versitygw``, built by ``make install`` with ``go install``)
+  on 127.0.0.1:$S3_PORT (default 9000), its posix backend storing each bucket as a folder of
+  ``.stack/s3/data`` (emptied when it starts), log under ``.stack/s3``. It checks SigV4
+  signatures against one root account: $S3_ACCESS_KEY_ID / $S3_SECRET_ACCESS_KEY (defaults
+  below), the credentials the demo and the tests take from here.
+- moto: moto's standalone server (``moto_server``, from PyPI) on 127.0.0.1:$MOTO_PORT (default
+  9001), in memory, any credentials, only for the tests that need what only it reflects: SSE
+  headers echoed back, ACL grants read back, STS ``AssumeRole``. Log under ``.stack/moto``.
 - Schema Registry: Apicurio Registry (``.deps/schema-registry``, fetched by
   ``stack/fetch_jars.py``) on 127.0.0.1:$SCHEMA_REGISTRY_PORT (default 8081), schemas in memory
   (gone on restart), no auth, log under ``.stack/schema-registry``. It speaks Confluent's Schema
@@ -23,11 +29,13 @@ from __future__ import annotations
 
 import base64
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import uuid
 from dataclasses import dataclass
@@ -37,8 +45,13 @@ ROOT = Path(__file__).resolve().parent.parent
 STACK = ROOT / ".stack"
 KAFKA_LIBS = ROOT / ".deps" / "kafka-libs"
 REGISTRY_DIST = ROOT / ".deps" / "schema-registry"
+VERSITYGW = ROOT / ".deps" / "bin" / "versitygw"
 REGISTRY_API = "/apis/ccompat/v7"
 HOST = "127.0.0.1"
+# The local S3 server's one account, for the stack, the demo and the tests (never AWS keys).
+S3_ACCESS_KEY_ID = os.environ.get("S3_ACCESS_KEY_ID", "s3connect-local")
+S3_SECRET_ACCESS_KEY = os.environ.get("S3_SECRET_ACCESS_KEY", "s3connect-local-secret")
+S3_REGION = "us-east-1"
 
 
 @dataclass(frozen=True)
@@ -86,7 +99,18 @@ def _start_time(pid: int) -> str | None:
 KAFKA = Service("kafka", int(os.environ.get("KAFKA_PORT", "9092")))
 CONTROLLER_PORT = int(os.environ.get("KAFKA_CONTROLLER_PORT", "9093"))
 S3 = Service("s3", int(os.environ.get("S3_PORT", "9000")))
+MOTO = Service("moto", int(os.environ.get("MOTO_PORT", "9001")))
 SCHEMA_REGISTRY = Service("schema-registry", int(os.environ.get("SCHEMA_REGISTRY_PORT", "8081")))
+
+
+def s3_endpoint() -> str:
+    """The local S3 server (versitygw), path-style."""
+    return f"http://{HOST}:{S3.port}"
+
+
+def moto_endpoint() -> str:
+    """moto's server: S3 and STS, any credentials."""
+    return f"http://{HOST}:{MOTO.port}"
 
 
 def schema_registry_url() -> str:
@@ -184,11 +208,32 @@ def start_kafka() -> None:
 
 def start_s3() -> None:
     if S3.pid():
-        print(f"s3: already running (pid {S3.pid()}) on http://{HOST}:{S3.port}")
+        print(f"s3: already running (pid {S3.pid()}) on {s3_endpoint()}")
         return
     _check_port_free(S3)
+    if not os.access(VERSITYGW, os.X_OK):
+        sys.exit(f"no S3 server at {VERSITYGW}: run `make install` first")
+    # A fresh start is an empty store, as before (and the disk does not fill up run after run).
+    data = S3.home / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    data.mkdir(parents=True)
+    _start(
+        S3,
+        [
+            str(VERSITYGW), "--port", f"{HOST}:{S3.port}",
+            "--access", S3_ACCESS_KEY_ID, "--secret", S3_SECRET_ACCESS_KEY,
+            "--region", S3_REGION, "--quiet", "posix", str(data),
+        ],
+    )  # fmt: skip
+
+
+def start_moto() -> None:
+    if MOTO.pid():
+        print(f"moto: already running (pid {MOTO.pid()}) on {moto_endpoint()}")
+        return
+    _check_port_free(MOTO)
     moto = Path(sys.executable).parent / "moto_server"
-    _start(S3, [str(moto), "-H", HOST, "-p", str(S3.port)])
+    _start(MOTO, [str(moto), "-H", HOST, "-p", str(MOTO.port)])
 
 
 def start_schema_registry() -> None:
@@ -228,7 +273,38 @@ def _kafka_ready() -> bool:
 
 def _s3_ready() -> bool:
     try:
-        with urllib.request.urlopen(f"http://{HOST}:{S3.port}/", timeout=1) as r:
+        urllib.request.urlopen(s3_endpoint(), timeout=1).close()
+    except urllib.error.HTTPError as exc:  # 403 to an unsigned request: it answers
+        return exc.headers.get("Server") == "VERSITYGW"
+    except OSError:
+        return False
+    return False
+
+
+def _s3_refusal() -> str | None:
+    """Why the running S3 server refuses this environment's credentials (it was started with
+    other ones), or None: said by ``up`` and ``status`` rather than by every failing test."""
+    import boto3
+    from botocore.exceptions import ClientError
+
+    client = boto3.client(
+        "s3", endpoint_url=s3_endpoint(), region_name=S3_REGION,
+        aws_access_key_id=S3_ACCESS_KEY_ID, aws_secret_access_key=S3_SECRET_ACCESS_KEY,
+    )  # fmt: skip
+    try:
+        client.list_buckets()
+    except ClientError as exc:
+        return (
+            f"s3: the server on {s3_endpoint()} refuses S3_ACCESS_KEY_ID={S3_ACCESS_KEY_ID!r} "
+            f"({exc.response.get('Error', {}).get('Code')}): it was started with other "
+            "credentials; restart it (make down up) or set the ones it was started with"
+        )
+    return None
+
+
+def _moto_ready() -> bool:
+    try:
+        with urllib.request.urlopen(moto_endpoint(), timeout=1) as r:
             return bool(r.status == 200)
     except OSError:
         return False
@@ -260,12 +336,18 @@ def _wait(service: Service, ready: object, timeout: float = 90.0) -> None:
 def up() -> None:
     start_kafka()
     start_s3()
+    start_moto()
     start_schema_registry()
     _wait(KAFKA, _kafka_ready)
     _wait(S3, _s3_ready)
+    _wait(MOTO, _moto_ready)
     _wait(SCHEMA_REGISTRY, _schema_registry_ready)
+    refusal = _s3_refusal()
+    if refusal:
+        sys.exit(refusal)
     print(f"kafka: ready on {HOST}:{KAFKA.port}")
-    print(f"s3:    ready on http://{HOST}:{S3.port}")
+    print(f"s3:    ready on {s3_endpoint()} (versitygw, access key {S3_ACCESS_KEY_ID!r})")
+    print(f"moto:  ready on {moto_endpoint()}")
     print(f"schema-registry: ready on {schema_registry_url()}")
 
 
@@ -287,6 +369,7 @@ def _stop(service: Service) -> None:
 
 def down() -> None:
     _stop(SCHEMA_REGISTRY)
+    _stop(MOTO)
     _stop(S3)
     _stop(KAFKA)
 
@@ -296,11 +379,16 @@ def status() -> int:
     services = (
         (KAFKA, _kafka_ready),
         (S3, _s3_ready),
+        (MOTO, _moto_ready),
         (SCHEMA_REGISTRY, _schema_registry_ready),
     )
     for service, ready in services:
         pid = service.pid()
-        if pid and ready():
+        refusal = _s3_refusal() if service is S3 and pid and ready() else None
+        if refusal:
+            print(refusal)
+            code = 1
+        elif pid and ready():
             print(f"{service.name}: running (pid {pid}) on port {service.port}")
         elif pid:
             print(f"{service.name}: started (pid {pid}) but not answering on port {service.port}")

@@ -1,6 +1,11 @@
 """Shared fixtures: the real local stack (Kafka broker, S3 server, Schema Registry) and one
 SparkSession.
 
+S3 is versitygw (``s3`` / ``bucket``), a real S3 server checking signatures with the stack's
+credentials (``S3_CREDENTIALS``, from ``stack/stack.py``: $S3_ACCESS_KEY_ID /
+$S3_SECRET_ACCESS_KEY). moto's server (``moto_s3`` / ``moto_bucket``, ``MOTO_ENDPOINT``) is only
+for the tests that need what only it reflects: SSE headers echoed, ACL grants, STS AssumeRole.
+
 Integration tests take these fixtures; when the stack is not up (``make up``) they fail loudly,
 never skip.
 """
@@ -21,13 +26,20 @@ from botocore.config import Config as BotoConfig
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from confluent_kafka.schema_registry import SchemaRegistryClient
+from stack import stack as local_stack
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 KAFKA = f"127.0.0.1:{os.environ.get('KAFKA_PORT', '9092')}"
-S3_ENDPOINT = f"http://127.0.0.1:{os.environ.get('S3_PORT', '9000')}"
-S3_CREDENTIALS = {"aws_access_key_id": "test", "aws_secret_access_key": "test"}
+S3_ENDPOINT = local_stack.s3_endpoint()
+S3_CREDENTIALS = {
+    "aws_access_key_id": local_stack.S3_ACCESS_KEY_ID,
+    "aws_secret_access_key": local_stack.S3_SECRET_ACCESS_KEY,
+}
+# moto's server: any credentials; S3 and STS on one port.
+MOTO_ENDPOINT = local_stack.moto_endpoint()
+MOTO_CREDENTIALS = {"aws_access_key_id": "moto", "aws_secret_access_key": "moto"}
 # Confluent-compatible base URL of the stack's Schema Registry (see stack/stack.py).
 SCHEMA_REGISTRY_URL = os.environ.get(
     "SCHEMA_REGISTRY_URL",
@@ -124,6 +136,7 @@ def consume(kafka_bootstrap: str) -> Callable[..., list[Any]]:
 
 @pytest.fixture(scope="session")
 def s3(kafka_bootstrap: str) -> Any:
+    """A client of the stack's S3 server (versitygw)."""
     _require(S3_ENDPOINT, "The S3 server")
     return boto3.client(
         "s3",
@@ -142,6 +155,26 @@ def bucket(s3: Any) -> str:
 
 
 @pytest.fixture(scope="session")
+def moto_s3(kafka_bootstrap: str) -> Any:
+    """A client of moto's server: only for SSE echo, ACL grants and STS (see the module doc)."""
+    _require(MOTO_ENDPOINT, "moto's server")
+    return boto3.client(
+        "s3",
+        endpoint_url=MOTO_ENDPOINT,
+        region_name="us-east-1",
+        config=BotoConfig(s3={"addressing_style": "path"}),
+        **MOTO_CREDENTIALS,
+    )
+
+
+@pytest.fixture
+def moto_bucket(moto_s3: Any) -> str:
+    name = f"b-{uuid.uuid4().hex[:12]}"
+    moto_s3.create_bucket(Bucket=name)
+    return name
+
+
+@pytest.fixture(scope="session")
 def schema_registry_url() -> str:
     """The stack's Schema Registry base URL, for ``SchemaRegistryClient({"url": ...})``."""
     _require(SCHEMA_REGISTRY_URL.split("/apis/", 1)[0], "The Schema Registry")
@@ -156,8 +189,9 @@ def schema_registry(schema_registry_url: str) -> SchemaRegistryClient:
 @pytest.fixture(scope="session")
 def spark() -> Iterator[SparkSession]:
     os.environ.setdefault("S3CONNECT_SPARK_MASTER", "local[2]")
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "test")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "test")
+    # The default chain's keys are the stack's (its S3 checks them), whatever the shell holds.
+    os.environ["AWS_ACCESS_KEY_ID"] = S3_CREDENTIALS["aws_access_key_id"]
+    os.environ["AWS_SECRET_ACCESS_KEY"] = S3_CREDENTIALS["aws_secret_access_key"]
     from s3connect.spark.session import get_spark
 
     session = get_spark("s3connect-tests", shuffle_partitions=2)

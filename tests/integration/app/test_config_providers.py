@@ -20,8 +20,10 @@ from tests.integration.sinkhelp import objects, produce
 
 pytestmark = pytest.mark.integration
 
-# The stack's S3 server accepts any secret; this one only has to be findable if it leaks.
-SECRET = "SENTINEL-provider-secret-7f3a"
+# The stack's S3 server checks the secret, so the secret is the stack's own (long enough to be
+# told from other text if it leaks).
+SECRET = S3_CREDENTIALS["aws_secret_access_key"]
+assert len(SECRET) >= 12, "set a longer S3_SECRET_ACCESS_KEY: a short one cannot be searched for"
 
 
 def _files(tmp: Path, topic: str) -> Path:

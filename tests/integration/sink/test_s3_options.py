@@ -1,8 +1,10 @@
 """S3 options end to end: SSE, canned ACLs, object tagging and assume-role credentials.
 
-Each test runs the sink once against the real stack and asks the S3 server (moto) what it
-received: ``head_object`` for SSE headers, ``get_object_acl`` for the canned ACL,
-``get_object_tagging`` for Confluent's tags; STS ``AssumeRole`` is moto's too.
+Each test runs the sink once against the real stack and asks the S3 server what it received.
+The stack's S3 (versitygw) holds Confluent's tags (``get_object_tagging``) and takes SSE-C
+headers (checked on the wire); what it cannot reflect is asked of moto's server (``moto_s3`` /
+``moto_bucket``, ``store.url`` pointing at it): SSE-S3 / SSE-KMS headers echoed by
+``head_object``, the canned ACL's grants by ``get_object_acl``, and STS ``AssumeRole``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from s3connect.config.sink import SinkConfig
 from s3connect.errors import StorageError
 from s3connect.sink.context import build_storage
 from s3connect.storage.s3 import S3Storage
-from tests.conftest import S3_CREDENTIALS, S3_ENDPOINT
+from tests.conftest import MOTO_CREDENTIALS, MOTO_ENDPOINT, S3_CREDENTIALS
 from tests.integration.sinkhelp import json_values, keys_of, produce, run, sink_keys
 
 pytestmark = pytest.mark.integration
@@ -33,40 +35,49 @@ SSE_C = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": SSE_C_KEY}
 ROLE_ARN = "arn:aws:iam::123456789012:role/s3-sink-writer"
 
 
-def _run_six(spark: Any, make_topic: Any, producer: Producer, bucket: str, tmp: Path,
+# The sink against moto's server (SSE echo, ACL grants, STS): its endpoint and credentials.
+ON_MOTO = {
+    "store.url": MOTO_ENDPOINT,
+    "aws.access.key.id": MOTO_CREDENTIALS["aws_access_key_id"],
+    "aws.secret.access.key": MOTO_CREDENTIALS["aws_secret_access_key"],
+}
+
+
+def _run_six(spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp: Path,
               **keys: str) -> tuple[str, list[str]]:  # fmt: skip
-    """Six records, flush.size=3: two committed objects."""
+    """Six records, flush.size=3: two committed objects (``s3`` is the client of the server
+    that ``keys`` point the sink at: the stack's S3 unless they say moto's)."""
     topic = make_topic("opt")
     produce(producer, topic, json_values({"i": i} for i in range(6)))
     run(spark, sink_keys(topic, bucket, tmp, **keys))
-    return topic, _list(bucket)
-
-
-def _list(bucket: str) -> list[str]:
-    s3 = boto3.client("s3", endpoint_url=S3_ENDPOINT, region_name="us-east-1", **S3_CREDENTIALS)
-    return sorted(o["Key"] for o in s3.list_objects_v2(Bucket=bucket).get("Contents", []))
+    return topic, sorted(o["Key"] for o in s3.list_objects_v2(Bucket=bucket).get("Contents", []))
 
 
 def test_sse_s3_aes256_reaches_server(
-    spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
-) -> None:
-    _, keys = _run_six(spark, make_topic, producer, bucket, tmp_path, **{"s3.ssea.name": "AES256"})
-    assert len(keys) == 2
-    for key in keys:
-        assert s3.head_object(Bucket=bucket, Key=key)["ServerSideEncryption"] == "AES256"
-
-
-def test_sse_kms_with_key_id_reaches_server(
-    spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
-) -> None:
-    kms_key = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+    spark: Any, make_topic: Any, producer: Producer, moto_s3: Any, moto_bucket: str,
+    tmp_path: Path,
+) -> None:  # fmt: skip
     _, keys = _run_six(
-        spark, make_topic, producer, bucket, tmp_path,
-        **{"s3.ssea.name": "aws:kms", "s3.sse.kms.key.id": kms_key},
+        spark, make_topic, producer, moto_s3, moto_bucket, tmp_path,
+        **ON_MOTO, **{"s3.ssea.name": "AES256"},
     )  # fmt: skip
     assert len(keys) == 2
     for key in keys:
-        head = s3.head_object(Bucket=bucket, Key=key)
+        assert moto_s3.head_object(Bucket=moto_bucket, Key=key)["ServerSideEncryption"] == "AES256"
+
+
+def test_sse_kms_with_key_id_reaches_server(
+    spark: Any, make_topic: Any, producer: Producer, moto_s3: Any, moto_bucket: str,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    kms_key = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+    _, keys = _run_six(
+        spark, make_topic, producer, moto_s3, moto_bucket, tmp_path,
+        **ON_MOTO, **{"s3.ssea.name": "aws:kms", "s3.sse.kms.key.id": kms_key},
+    )  # fmt: skip
+    assert len(keys) == 2
+    for key in keys:
+        head = moto_s3.head_object(Bucket=moto_bucket, Key=key)
         assert head["ServerSideEncryption"] == "aws:kms"
         assert head["SSEKMSKeyId"] == kms_key
 
@@ -74,10 +85,10 @@ def test_sse_kms_with_key_id_reaches_server(
 def test_sse_c_sink_objects_readable_with_the_customer_key(
     spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
 ) -> None:
-    """moto accepts SSE-C headers but does not enforce them (a HEAD without the key succeeds
-    too), so the headers themselves are checked on the wire in the next test."""
+    """The stack's S3 (versitygw) accepts SSE-C headers but does not enforce them (a GET without
+    the key succeeds too), so the headers themselves are checked on the wire in the next test."""
     _, keys = _run_six(
-        spark, make_topic, producer, bucket, tmp_path,
+        spark, make_topic, producer, s3, bucket, tmp_path,
         **{"s3.ssea.name": "AES256", "s3.sse.customer.key": SSE_C_B64},
     )  # fmt: skip
     assert len(keys) == 2
@@ -144,14 +155,17 @@ def test_sse_c_headers_on_create_every_part_and_put(s3: Any, bucket: str, tmp_pa
     ],
 )  # fmt: skip
 def test_canned_acl_reaches_server(
-    spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path,
-    acl: str, grants: set[tuple[str, str]],
+    spark: Any, make_topic: Any, producer: Producer, moto_s3: Any, moto_bucket: str,
+    tmp_path: Path, acl: str, grants: set[tuple[str, str]],
 ) -> None:  # fmt: skip
-    _, keys = _run_six(spark, make_topic, producer, bucket, tmp_path, **{"s3.acl.canned": acl})
+    _, keys = _run_six(
+        spark, make_topic, producer, moto_s3, moto_bucket, tmp_path,
+        **ON_MOTO, **{"s3.acl.canned": acl},
+    )  # fmt: skip
     assert len(keys) == 2
     for key in keys:
         got = set()
-        for g in s3.get_object_acl(Bucket=bucket, Key=key)["Grants"]:
+        for g in moto_s3.get_object_acl(Bucket=moto_bucket, Key=key)["Grants"]:
             grantee = g["Grantee"]
             who = grantee["Type"]
             if who == "Group":
@@ -161,10 +175,11 @@ def test_canned_acl_reaches_server(
 
 
 def test_default_acl_is_private(
-    spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
-) -> None:
-    _, keys = _run_six(spark, make_topic, producer, bucket, tmp_path)
-    grants = s3.get_object_acl(Bucket=bucket, Key=keys[0])["Grants"]
+    spark: Any, make_topic: Any, producer: Producer, moto_s3: Any, moto_bucket: str,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    _, keys = _run_six(spark, make_topic, producer, moto_s3, moto_bucket, tmp_path, **ON_MOTO)
+    grants = moto_s3.get_object_acl(Bucket=moto_bucket, Key=keys[0])["Grants"]
     assert [(g["Grantee"]["Type"], g["Permission"]) for g in grants] == [
         ("CanonicalUser", "FULL_CONTROL")
     ]
@@ -230,30 +245,33 @@ def test_object_tagging_only_the_value_file_with_keys_files(
 def test_no_tags_by_default(
     spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
 ) -> None:
-    _, keys = _run_six(spark, make_topic, producer, bucket, tmp_path)
+    _, keys = _run_six(spark, make_topic, producer, s3, bucket, tmp_path)
     assert s3.get_object_tagging(Bucket=bucket, Key=keys[0])["TagSet"] == []
 
 
 ASSUME_ROLE = {
+    **ON_MOTO,
     "s3.credentials.provider.class": (
         "io.confluent.connect.s3.auth.AwsAssumeRoleCredentialsProvider"
     ),
     "s3.credentials.provider.sts.role.arn": ROLE_ARN,
     "s3.credentials.provider.sts.role.session.name": "s3connect-test",
     "s3.credentials.provider.sts.role.external.id": "ext-1234",
-    "sts.endpoint.url": S3_ENDPOINT,  # moto's server answers STS on the same port
+    "sts.endpoint.url": MOTO_ENDPOINT,  # moto's server answers STS on the same port
 }
 
 
-def test_assume_role_client_uses_the_role_session(bucket: str, tmp_path: Path) -> None:
-    config = SinkConfig.from_mapping(sink_keys("t", bucket, tmp_path, **ASSUME_ROLE))
+def test_assume_role_client_uses_the_role_session(moto_bucket: str, tmp_path: Path) -> None:
+    config = SinkConfig.from_mapping(sink_keys("t", moto_bucket, tmp_path, **ASSUME_ROLE))
     storage = build_storage(config)
     assert isinstance(storage, S3Storage)
     creds = storage.client._get_credentials().get_frozen_credentials()
-    assert creds.access_key != S3_CREDENTIALS["aws_access_key_id"]
+    assert creds.access_key not in {
+        MOTO_CREDENTIALS["aws_access_key_id"], S3_CREDENTIALS["aws_access_key_id"]
+    }  # fmt: skip
     assert creds.token  # a session token: temporary STS credentials
     sts = boto3.client(
-        "sts", endpoint_url=S3_ENDPOINT, region_name="us-east-1",
+        "sts", endpoint_url=MOTO_ENDPOINT, region_name="us-east-1",
         aws_access_key_id=creds.access_key, aws_secret_access_key=creds.secret_key,
         aws_session_token=creds.token,
     )  # fmt: skip
@@ -262,17 +280,22 @@ def test_assume_role_client_uses_the_role_session(bucket: str, tmp_path: Path) -
 
 
 def test_assume_role_sink_writes(
-    spark: Any, make_topic: Any, producer: Producer, s3: Any, bucket: str, tmp_path: Path
-) -> None:
-    topic, keys = _run_six(spark, make_topic, producer, bucket, tmp_path, **ASSUME_ROLE)
+    spark: Any, make_topic: Any, producer: Producer, moto_s3: Any, moto_bucket: str,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    topic, keys = _run_six(
+        spark, make_topic, producer, moto_s3, moto_bucket, tmp_path, **ASSUME_ROLE
+    )  # fmt: skip
     assert keys == [
         f"topics/{topic}/partition=0/{topic}+0+0000000000.json",
         f"topics/{topic}/partition=0/{topic}+0+0000000003.json",
     ]
 
 
-def test_assume_role_unreachable_sts_fails_clearly(bucket: str, tmp_path: Path) -> None:
+def test_assume_role_unreachable_sts_fails_clearly(moto_bucket: str, tmp_path: Path) -> None:
     keys = {**ASSUME_ROLE, "sts.endpoint.url": "http://127.0.0.1:9", "s3.part.retries": "0"}
-    storage = build_storage(SinkConfig.from_mapping(sink_keys("t", bucket, tmp_path, **keys)))
+    storage = build_storage(
+        SinkConfig.from_mapping(sink_keys("t", moto_bucket, tmp_path, **keys))
+    )  # fmt: skip
     with pytest.raises(StorageError, match=re.escape("http://127.0.0.1:9/")):
         storage.read("nothing")

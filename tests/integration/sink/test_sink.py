@@ -23,6 +23,7 @@ from confluent_kafka import Producer
 from s3connect.app.cli import main as cli_main
 from s3connect.config.sink import SinkConfig
 from s3connect.spark.sink_query import start_sink
+from tests.conftest import S3_CREDENTIALS
 from tests.integration.sinkhelp import (
     USER_AVRO_SCHEMA,
     envelope,
@@ -679,8 +680,8 @@ def test_exactly_once_after_sigkill_mid_stream(
     env = {
         **os.environ,
         "S3CONNECT_SPARK_MASTER": "local[2]",
-        "AWS_ACCESS_KEY_ID": "test",
-        "AWS_SECRET_ACCESS_KEY": "test",
+        "AWS_ACCESS_KEY_ID": S3_CREDENTIALS["aws_access_key_id"],
+        "AWS_SECRET_ACCESS_KEY": S3_CREDENTIALS["aws_secret_access_key"],
     }
     cli = [sys.executable, "-m", "s3connect.app.cli", "sink", "--config", str(config_file)]
     log_file = tmp_path / "killed.log"

@@ -1,6 +1,7 @@
-"""``enable.conditional.writes`` against the real S3 server (moto honours ``If-None-Match: *`` on
-``PutObject`` and ``CompleteMultipartUpload`` with 412 ``PreconditionFailed``): a second write of
-the same bytes counts as committed, other bytes fail and leave the first object as it was."""
+"""``enable.conditional.writes`` against the real S3 server (versitygw honours ``If-None-Match: *``
+on ``PutObject`` and ``CompleteMultipartUpload`` with 412 ``PreconditionFailed``, and gives S3's
+ETags): a second write of the same bytes counts as committed, other bytes fail and leave the first
+object as it was."""
 
 from __future__ import annotations
 
