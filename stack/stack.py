@@ -38,6 +38,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -213,16 +214,18 @@ def start_s3() -> None:
     _check_port_free(S3)
     if not os.access(VERSITYGW, os.X_OK):
         sys.exit(f"no S3 server at {VERSITYGW}: run `make install` first")
-    # A fresh start is an empty store, as before (and the disk does not fill up run after run).
-    data = S3.home / "data"
-    shutil.rmtree(data, ignore_errors=True)
-    data.mkdir(parents=True)
+    # A fresh start is an empty store, as before (and the disk does not fill up run after run);
+    # its internal IAM (accounts the tests create besides the root one) starts empty too.
+    data, iam = S3.home / "data", S3.home / "iam"
+    for folder in (data, iam):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
     _start(
         S3,
         [
             str(VERSITYGW), "--port", f"{HOST}:{S3.port}",
             "--access", S3_ACCESS_KEY_ID, "--secret", S3_SECRET_ACCESS_KEY,
-            "--region", S3_REGION, "--quiet", "posix", str(data),
+            "--region", S3_REGION, "--iam-dir", str(iam), "--quiet", "posix", str(data),
         ],
     )  # fmt: skip
 
@@ -365,6 +368,35 @@ def _stop(service: Service) -> None:
         os.killpg(pid, signal.SIGKILL)
     service.pidfile.unlink(missing_ok=True)
     print(f"{service.name}: stopped")
+
+
+# One service by name: the service, how it starts, how it tells that it answers.
+_ONE = {
+    KAFKA.name: (KAFKA, start_kafka, _kafka_ready),
+    S3.name: (S3, start_s3, _s3_ready),
+    MOTO.name: (MOTO, start_moto, _moto_ready),
+    SCHEMA_REGISTRY.name: (SCHEMA_REGISTRY, start_schema_registry, _schema_registry_ready),
+}
+
+
+def _one(name: str) -> tuple[Service, Callable[[], None], Callable[[], bool]]:
+    if name not in _ONE:
+        raise ValueError(f"no service {name!r} in the stack: one of {', '.join(_ONE)}")
+    return _ONE[name]
+
+
+def stop(name: str) -> None:
+    """Stop one service (``kafka``, ``s3``, ``moto``, ``schema-registry``) as ``down`` does; its
+    data folder stays. For tests of a service going away under a running sink or source."""
+    _stop(_one(name)[0])
+
+
+def start(name: str) -> None:
+    """Start one service as ``up`` does (same port, same data folder: Kafka keeps its topics; S3
+    starts empty) and wait until it answers."""
+    service, starter, ready = _one(name)
+    starter()
+    _wait(service, ready)
 
 
 def down() -> None:

@@ -116,7 +116,7 @@ def _announce(command: str, config: Any) -> None:
 
 
 def _fail(args: argparse.Namespace, exc: Exception, log_file: Path) -> int:
-    failure = describe_failure(exc)
+    failure = describe_failure(exc, _checkpoint(args))
     trace = "".join(traceback.format_exception(exc))
     details = exc.details if isinstance(exc, QueryFailedError) else ""
     logger.debug("%s failed:\n%s%s", args.command, trace, f"\n{details}" if details else "")
@@ -124,6 +124,17 @@ def _fail(args: argparse.Namespace, exc: Exception, log_file: Path) -> int:
     if args.verbose:
         print(trace + (f"\n{details}" if details else ""), file=sys.stderr)
     return failure.code
+
+
+def _checkpoint(args: argparse.Namespace) -> str | None:
+    """The run's checkpoint.location, for the failure message; None when the config is not
+    valid."""
+    kind = SourceConfig if args.command == "source" else SinkConfig
+    try:
+        config = kind.from_mapping(load_config_file(args.config), overrides=args.set)
+    except Exception:
+        return None
+    return config.streaming.checkpoint_location
 
 
 def _check(args: argparse.Namespace) -> int:

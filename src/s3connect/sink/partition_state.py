@@ -16,6 +16,7 @@ earlier micro-batch committed. A state file appears atomically (written aside, t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -134,14 +135,20 @@ class PartitionStateStore:
         directory = self._dir(topic, partition)
         directory.mkdir(parents=True, exist_ok=True)
         header = {"rotator": rotator.to_dict(), "chunks": [len(c) for c in chunks]}
+        target = directory / _file_name(next_offset)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{uuid.uuid4().hex}", suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            out.write(_MAGIC + json.dumps(header, separators=(",", ":")).encode() + b"\n")
-            for chunk in chunks:
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, directory / _file_name(next_offset))
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(_MAGIC + json.dumps(header, separators=(",", ":")).encode() + b"\n")
+                for chunk in chunks:
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, target)
+        except OSError as exc:  # e.g. a full disk: leave no partial file, name the state file
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
         if loaded is None:
             return
         for name in os.listdir(directory):
