@@ -9,8 +9,10 @@ real Schema Registry (Confluent's REST API).
 - S3: Versity's S3 gateway (``.deps/bin/versitygw``, built by ``make install`` with ``go install``)
   on 127.0.0.1:$S3_PORT (default 9000), its posix backend storing each bucket as a folder of
   ``.stack/s3/data`` (emptied when it starts), log under ``.stack/s3``. It checks SigV4
-  signatures against one root account: $S3_ACCESS_KEY_ID / $S3_SECRET_ACCESS_KEY (defaults
-  below), the credentials the demo and the tests take from here.
+  signatures against its root account: $S3_ACCESS_KEY_ID / $S3_SECRET_ACCESS_KEY (defaults
+  below), the credentials the demo and the tests take from here; its internal IAM in
+  ``.stack/s3/iam`` (emptied when it starts too) holds the other accounts tests create
+  (``versitygw admin create-user``), refused what no bucket policy allows them.
 - moto: moto's standalone server (``moto_server``, from PyPI) on 127.0.0.1:$MOTO_PORT (default
   9001), in memory, any credentials, only for the tests that need what only it reflects: SSE
   headers echoed back, ACL grants read back, STS ``AssumeRole``. Log under ``.stack/moto``.

@@ -31,6 +31,19 @@ _FILE_HANDLER_NAME = "s3connect-file"
 _QUIET = ("py4j", "pyspark")
 
 
+class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stdout`` is at each record (a notebook cell's or a test's capture
+    replaces it; a handler holding the first one would write to a closed stream)."""
+
+    @property
+    def stream(self) -> object:
+        return sys.stdout
+
+    @stream.setter
+    def stream(self, _value: object) -> None:
+        pass
+
+
 def run_log_path(command: str) -> Path:
     """A new log file path for one run of ``command`` (``sink``, ``source``, ...)."""
     folder = Path(os.environ.get(LOG_DIR_ENV) or Path(tempfile.gettempdir()) / "s3connect")
@@ -50,7 +63,7 @@ def configure_logging(verbose: bool = False, log_file: Path | None = None) -> No
     ours = logging.getLogger("s3connect")
     ours.setLevel(logging.DEBUG if (verbose or log_file is not None) else logging.INFO)
     if not any(h.get_name() == _HANDLER_NAME for h in ours.handlers):
-        console = logging.StreamHandler(sys.stdout)
+        console = _StdoutHandler()
         console.set_name(_HANDLER_NAME)
         console.setFormatter(logging.Formatter("%(message)s"))
         ours.addHandler(console)

@@ -4,7 +4,6 @@ with a message naming the endpoint and the bucket, never the secret."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,11 +15,11 @@ from botocore.config import Config as BotoConfig
 from botocore.exceptions import ClientError
 from confluent_kafka import Producer
 
-from s3connect.app.cli import main as cli_main
 from s3connect.errors import StorageError
-from s3connect.storage.s3 import S3Settings, S3Storage
+from s3connect.storage.s3 import S3Storage
 from tests.conftest import S3_CREDENTIALS, S3_ENDPOINT
 from tests.integration.sinkhelp import json_values, produce, sink_keys
+from tests.integration.storage.refusalhelp import USES, run_cli, s3_storage, source_keys_of
 
 pytestmark = pytest.mark.integration
 
@@ -56,60 +55,28 @@ def test_the_server_refuses_wrong_credentials(
     ):
         with pytest.raises(ClientError) as info:
             call()
-        # AWS: 403 SignatureDoesNotMatch / InvalidAccessKeyId; versitygw answers an unknown key
-        # with 404 XAdminUserNotFound.
+        # AWS and versitygw with its internal IAM (the stack's): 403 SignatureDoesNotMatch /
+        # InvalidAccessKeyId; versitygw with its root account alone answers an unknown key with
+        # 404 XAdminUserNotFound.
         status = info.value.response["ResponseMetadata"]["HTTPStatusCode"]
         assert status in {403, 404}, info.value.response
     assert [o["Key"] for o in s3.list_objects_v2(Bucket=bucket)["Contents"]] == ["k"]
 
 
-def _storage(bucket: str, secret: str) -> S3Storage:
-    return S3Storage(
-        S3Settings(
-            bucket=bucket,
-            region="us-east-1",
-            endpoint_url=S3_ENDPOINT,
-            access_key_id=S3_CREDENTIALS["aws_access_key_id"],
-            secret_access_key=secret,
-            part_retries=3,
-            retry_backoff_ms=1000,  # retries would take 1 + 2 + 4 s
-        )
-    )
-
-
-def _write(storage: S3Storage) -> None:
-    with storage.open_write("topics/t/partition=0/t+0+0000000000.json") as out:
-        out.write(b'{"i":0}\n')
-
-
-@pytest.mark.parametrize(
-    "use",
-    [_write, lambda st: st.read("k"), lambda st: list(st.list_keys("topics/"))],
-    ids=["write", "read", "list"],
-)
+@pytest.mark.parametrize("use", list(USES.values()), ids=list(USES))
 def test_storage_fails_at_once_naming_endpoint_and_bucket(
     s3: Any, bucket: str, use: Callable[[S3Storage], object]
 ) -> None:
     s3.put_object(Bucket=bucket, Key="k", Body=b"x")
     started = time.monotonic()
     with pytest.raises(StorageError) as info:
-        use(_storage(bucket, WRONG_SECRET))
+        use(s3_storage(bucket, S3_CREDENTIALS["aws_access_key_id"], WRONG_SECRET))
     assert time.monotonic() - started < 1.0  # refused once, not retried
     message = str(info.value)
     assert "SignatureDoesNotMatch" in message
     assert S3_ENDPOINT in message and bucket in message
     assert WRONG_SECRET not in message and S3_CREDENTIALS["aws_secret_access_key"] not in message
     assert s3.list_objects_v2(Bucket=bucket)["KeyCount"] == 1  # nothing written
-
-
-def _cli(command: str, keys: dict[str, str], tmp: Path, capsys: Any) -> tuple[int, str, float]:
-    config = tmp / f"{command}.json"
-    config.write_text(json.dumps(keys))
-    started = time.monotonic()
-    code = cli_main([command, "--config", str(config), "--once"])
-    elapsed = time.monotonic() - started
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err, elapsed
 
 
 def _assert_refused(code: int, output: str, elapsed: float, bucket: str, command: str) -> None:
@@ -128,7 +95,7 @@ def test_sink_with_a_wrong_secret_fails_with_one_clear_message(
     topic = make_topic("wrongsecret")
     produce(producer, topic, json_values({"i": i} for i in range(3)))
     keys = sink_keys(topic, bucket, tmp_path, **{"aws.secret.access.key": WRONG_SECRET})
-    code, output, elapsed = _cli("sink", keys, tmp_path, capsys)
+    code, output, elapsed = run_cli("sink", keys, tmp_path, capsys)
     _assert_refused(code, output, elapsed, bucket, "sink")
     assert "Contents" not in s3.list_objects_v2(Bucket=bucket)
     for log in (tmp_path / "logs").glob("*"):
@@ -141,7 +108,8 @@ def test_source_with_a_wrong_secret_fails_with_one_clear_message(
 ) -> None:  # fmt: skip
     monkeypatch.setenv("S3CONNECT_LOG_DIR", str(tmp_path / "logs"))
     s3.put_object(Bucket=bucket, Key="topics/t/partition=0/t+0+0000000000.json", Body=b"{}\n")
-    keys = sink_keys("t", bucket, tmp_path, **{"aws.secret.access.key": WRONG_SECRET})
-    del keys["topics"], keys["flush.size"]  # the sink's config as a source's (test_source.py)
-    code, output, elapsed = _cli("source", keys, tmp_path, capsys)
+    keys = source_keys_of(
+        sink_keys("t", bucket, tmp_path, **{"aws.secret.access.key": WRONG_SECRET})
+    )
+    code, output, elapsed = run_cli("source", keys, tmp_path, capsys)
     _assert_refused(code, output, elapsed, bucket, "source")
