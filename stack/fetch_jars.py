@@ -2,6 +2,8 @@
 
 - ``.deps/kafka-libs``: the Apache Kafka broker (``stack/kafka-pom.xml``), run by
   ``stack/stack.py``.
+- ``.deps/connect-libs``: Kafka Connect's JsonConverter (``stack/connect-pom.xml``), run by the
+  tests beside ours as the reference for JSON (``tests/reference/``).
 - ``.deps/spark-jars``: the Spark Kafka connector, spark-avro and Delta (``stack/spark-pom.xml``)
   minus every artifact PySpark's own ``jars/`` already has (as ``spark.jars.packages`` would skip
   Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.session.get_spark`.
@@ -92,6 +94,7 @@ def _schema_registry(coords: str, out: Path) -> None:
 
 def main() -> int:
     _mvn_copy(ROOT / "stack" / "kafka-pom.xml", DEPS / "kafka-libs")
+    _mvn_copy(ROOT / "stack" / "connect-pom.xml", DEPS / "connect-libs")
     _mvn_copy(ROOT / "stack" / "spark-pom.xml", DEPS / "spark-jars-all")
     _spark_extras(DEPS / "spark-jars-all", DEPS / "spark-jars")
     _schema_registry(REGISTRY, DEPS / "schema-registry")

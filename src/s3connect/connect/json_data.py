@@ -34,8 +34,10 @@ from s3connect.connect.schema import (
     Type,
 )
 from s3connect.util.jackson import Float32, dump
+from s3connect.util.java_hashmap import hashmap_order, hashmap_permutation
 
 __all__ = [
+    "NotProvable",
     "dumps_json",
     "parse_json_schema",
     "schema_to_json",
@@ -203,7 +205,8 @@ def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
         key_schema, value_schema = schema.key_schema, schema.value_schema
         if key_schema is not None and key_schema.type is Type.STRING:
             expect_json(isinstance(node, dict), schema, node)
-            return {k: json_to_connect(value_schema, v, replace) for k, v in node.items()}
+            entries = {k: json_to_connect(value_schema, v, replace) for k, v in node.items()}
+            return as_hashmap(entries)
         expect_json(isinstance(node, list), schema, node)
         result: dict[Any, Any] = {}
         for entry in node:
@@ -211,7 +214,7 @@ def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
                 raise ValueError(f"Found invalid map entry instead of array tuple: {entry!r}")
             key = json_to_connect(key_schema, entry[0], replace)
             result[key] = json_to_connect(value_schema, entry[1], replace)
-        return result
+        return _keyed_hashmap(result, key_schema)
     # STRUCT
     if not isinstance(node, dict):
         raise ValueError(
@@ -220,14 +223,101 @@ def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
     return {f.name: json_to_connect(f.schema, node.get(f.name), replace) for f in schema.fields}
 
 
+def _keyed_hashmap(result: dict[Any, Any], key_schema: ConnectSchema | None) -> dict[Any, Any]:
+    """A map read from entry pairs in its ``HashMap`` order, where the key's ``hashCode`` is
+    modelled: integers, and Date/Time/Timestamp keys (``java.util.Date``: its millis' ``Long``
+    hash). Other keys (Decimal, bytes, structs...) keep the input order."""
+    if key_schema is None or len(result) < 2:
+        return result
+    if key_schema.name in (DATE, TIME, TIMESTAMP):
+        millis = tuple(_date_millis(k) for k in result)
+        if None in millis:
+            return result
+        keys = tuple(result)
+        return {keys[i]: result[keys[i]] for i in hashmap_order(millis, True)}
+    if key_schema.type in _HASHED_KEY_TYPES and key_schema.name is None:
+        return as_hashmap(result, long=key_schema.type is Type.INT64)
+    return result
+
+
+def _date_millis(key: Any) -> int | None:
+    """A ``java.util.Date`` key's epoch millis (None for a null key)."""
+    if isinstance(key, datetime):
+        return timestamp_to_millis(key)
+    if isinstance(key, date):
+        return date_to_days(key) * MS_PER_DAY
+    if isinstance(key, time):
+        return time_to_millis(key)
+    return None
+
+
 def schemaless_to_connect(node: Any) -> Any:
+    """JsonConverter's value for JSON without a schema: an integer as a ``Long`` (wrapping
+    beyond 64 bits, as ``BigInteger.longValue``), any other number as a ``Double`` (from a
+    ``BigDecimal``, which has no negative zero), an object as a ``HashMap`` (its order)."""
     if isinstance(node, Decimal):
-        return float(node)
+        return float(node) + 0.0
     if isinstance(node, list):
         return [schemaless_to_connect(item) for item in node]
     if isinstance(node, dict):
-        return {k: schemaless_to_connect(v) for k, v in node.items()}
+        return as_hashmap({k: schemaless_to_connect(v) for k, v in node.items()})
+    if node.__class__ is int and not _LONG_MIN <= node <= _LONG_MAX:
+        return (node + 2**63) % 2**64 - 2**63
     return node
+
+
+class NotProvable(Exception):
+    """A parsed value the fast path cannot vouch for: take the exact path."""
+
+
+def schemaless_from_parsed(node: Any) -> Any:
+    """:func:`schemaless_to_connect` of what orjson parsed (floats, not Decimals), in place:
+    objects into ``HashMap`` order, ``-0.0`` as ``0.0``.
+
+    Raises:
+        NotProvable: an integer beyond 64 bits (Kafka wraps it; orjson made it a float or kept
+            it unwrapped), so that the exact path reads the text again.
+    """
+    cls = node.__class__
+    if cls is dict:
+        if len(node) > 1:
+            keys = tuple(node)
+            order = hashmap_permutation(keys)
+            if order is not None:
+                node = {keys[i]: node[keys[i]] for i in order}
+        for key, value in node.items():
+            vcls = value.__class__
+            if vcls is dict or vcls is list or vcls is float or vcls is int:
+                node[key] = schemaless_from_parsed(value)
+        return node
+    if cls is list:
+        return [schemaless_from_parsed(item) for item in node]
+    if cls is float:
+        if not -_PLAIN_FLOAT < node < _PLAIN_FLOAT:
+            raise NotProvable  # perhaps an integer beyond 64 bits, read as a float
+        return node + 0.0
+    if cls is int and not _LONG_MIN <= node <= _LONG_MAX:
+        raise NotProvable
+    return node
+
+
+_PLAIN_FLOAT = 1e18  # beyond, a float may have been an integer too big for 64 bits
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+_EPOCH = datetime(1970, 1, 1)
+_HASHED_KEY_TYPES = frozenset({Type.INT8, Type.INT16, Type.INT32, Type.INT64, Type.STRING})
+
+
+def as_hashmap(entries: dict[Any, Any], long: bool = False) -> dict[Any, Any]:
+    """``entries`` in the iteration order of a ``java.util.HashMap`` they were put into (as
+    Kafka's JsonConverter builds every map): what Jackson then writes. ``long``: integer keys
+    are ``Long`` (else ``Integer``)."""
+    if len(entries) < 2:
+        return entries
+    keys = tuple(entries)
+    order = hashmap_order(keys, long)
+    if order == tuple(range(len(keys))):
+        return entries
+    return {keys[i]: entries[keys[i]] for i in order}
 
 
 def connect_to_json(
@@ -276,8 +366,10 @@ def connect_to_json(
     if t is Type.MAP:
         key_schema = schema.key_schema
         if key_schema is not None and key_schema.type is Type.STRING:
-            return {
-                k: connect_to_json(schema.value_schema, v, decimal_format, replace)
+            return {  # a null key of an optional string schema: NullNode.asText(), "null"
+                "null" if k is None else k: connect_to_json(
+                    schema.value_schema, v, decimal_format, replace
+                )
                 for k, v in value.items()
             }
         return [
@@ -328,7 +420,15 @@ def _jackson_key(key: Any) -> str:
         return "true" if key else "false"
     if key is None:
         return "null"
+    if isinstance(key, date | time):
+        return _jackson_date_key(_date_millis(key) or 0)
     return key if isinstance(key, str) else str(key)
+
+
+def _jackson_date_key(millis: int) -> str:
+    """A ``java.util.Date`` map key as Jackson writes it by default (StdDateFormat, UTC)."""
+    at = _EPOCH + timedelta(milliseconds=millis)
+    return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}+00:00"
 
 
 def dumps_json(value: Any, schema: ConnectSchema | None = None) -> str:

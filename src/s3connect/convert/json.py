@@ -12,17 +12,23 @@ Converters raise :class:`ValueError` naming the cause; callers wrap it in
 from __future__ import annotations
 
 import json
+import json.scanner
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 from s3connect.connect.json_data import (
+    NotProvable,
     connect_to_json,
     expect_json,
     json_to_connect,
     json_type_name,
     parse_json_schema,
     schema_to_json,
+    schemaless_from_parsed,
     schemaless_to_connect,
 )
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
@@ -48,24 +54,84 @@ _ENVELOPE_ERROR = (
 # JSON -> Connect
 
 
-# json.loads(data, parse_float=Decimal) builds a decoder per call; one shared decoder does the
-# same (bytes are decoded exactly as json.loads decodes them).
-_DECODER = json.JSONDecoder(parse_float=Decimal)
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"Non-standard token '{name}': not a JSON number")
+
+
+# One shared decoder (json.loads would build one per call); NaN and Infinity are not JSON.
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constants)
 _SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
 _JSON_WS = b" \t\n\r"
 _ENVELOPE_START = b'{"schema":'
 _PAYLOAD_KEY = ',"payload":'
 
 
-def _loads(data: bytes) -> Any:
+def _lenient_decoder() -> json.JSONDecoder:
+    """A decoder that also reads numbers with leading zeros (``007`` is 7), as Kafka's
+    JsonDeserializer (``ALLOW_LEADING_ZEROS_FOR_NUMBERS``): Python's pure scanner built with a
+    wider number pattern. Slower; only for what the C scanner refuses."""
+    decoder = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constants)
+    strict_numbers = json.scanner.NUMBER_RE
+    setattr(json.scanner, "NUMBER_RE", re.compile(r"(-?\d+)(\.\d+)?([eE][-+]?\d+)?", re.DOTALL))  # noqa: B010
     try:
-        if data.__class__ is bytes:
-            return _DECODER.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
-        return json.loads(data, parse_float=Decimal)
-    except (ValueError, UnicodeDecodeError) as e:
+        decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    finally:
+        setattr(json.scanner, "NUMBER_RE", strict_numbers)  # noqa: B010
+    return decoder
+
+
+_LENIENT = _lenient_decoder()
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _root_ends_well(text: str, node: Any, end: int) -> bool:
+    """Jackson reads the first value and ignores what follows, but a number must be followed by
+    whitespace and ``true``/``false``/``null`` by no identifier character."""
+    if end == len(text):
+        return True
+    if node.__class__ in (int, Decimal):
+        return text[end] in " \t\n\r"
+    if node is None or node is True or node is False:
+        return not (text[end].isalnum() or text[end] in "_$")
+    return True
+
+
+def _first_value(text: str) -> Any:
+    """The first JSON value of ``text`` as ``ObjectMapper.readTree`` reads it."""
+    start = _WS.match(text).end()  # type: ignore[union-attr]
+    try:
+        node, end = _DECODER.raw_decode(text, start)
+        if _root_ends_well(text, node, end):
+            return node
+    except ValueError:
+        pass
+    node, end = _LENIENT.raw_decode(text, start)
+    if not _root_ends_well(text, node, end):
+        raise ValueError(f"Unexpected character {text[end]!r} after a root-level value")
+    return node
+
+
+def _loads(data: bytes) -> Any:
+    """JSON bytes as Kafka's JsonDeserializer reads them (UTF-8/16/32, a BOM allowed, leading
+    zeros allowed, content after the first value ignored, blank = null)."""
+    try:
+        data = bytes(data)
+        if not data.strip(_JSON_WS):
+            return None
+        return _first_value(data.decode(json.detect_encoding(data), "surrogatepass"))
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise ValueError(
             f"Converting byte[] to Kafka Connect data failed due to serialization error: {e}"
         ) from e
+
+
+def _schemaless(data: bytes) -> Any:
+    """The Connect value of schemaless JSON bytes: orjson's parse when it is provably what
+    Kafka reads (strict JSON, every integer within 64 bits), else the exact :func:`_loads`."""
+    try:
+        return schemaless_from_parsed(orjson.loads(data))
+    except (orjson.JSONDecodeError, NotProvable):  # leniencies, huge numbers, odd encodings
+        return schemaless_to_connect(_loads(data))
 
 
 def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
@@ -190,9 +256,9 @@ class JsonConverter:
             hit = self._known_envelope(data)
             if hit is not None:
                 return hit
-        node = _loads(data)
         if not self.schemas_enable:
-            return schemaless_to_connect(node), None
+            return _schemaless(data), None
+        node = _loads(data)
         if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
             raise ValueError(_ENVELOPE_ERROR)
         cached = self._schema(node["schema"])

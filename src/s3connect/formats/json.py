@@ -18,6 +18,7 @@ from s3connect.formats.common import (
     open_stream,
     split_records,
 )
+from s3connect.util.jackson import dumps_fast
 
 __all__ = ["JsonFormat", "read_json"]
 
@@ -58,7 +59,7 @@ class JsonFormat:
             if is_struct and record.value is not None:
                 line = self._converter.from_connect(record.topic, schema, record.value)
                 assert line is not None
-            else:
+            elif schema is not None or (line := dumps_fast(record.value)) is None:
                 line = dumps_json(record.value, schema).encode("utf-8")
             stream.write(line + _LINE_SEPARATOR)
         stream.close()

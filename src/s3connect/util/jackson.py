@@ -4,9 +4,13 @@ numbers as Java prints them (``Double.toString`` / ``Float.toString``)."""
 from __future__ import annotations
 
 import math
+import re
 import struct
-from decimal import Decimal
+from collections.abc import Callable
+from decimal import Decimal, localcontext
 from typing import Any
+
+import orjson
 
 
 class Float32(float):
@@ -15,6 +19,29 @@ class Float32(float):
 
 JSON_ESCAPES = {i: f"\\u{i:04X}" for i in range(32)}
 JSON_ESCAPES.update({8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"})
+# Jackson's UTF-8 generator escapes every UTF-16 surrogate: a character beyond the BMP as its
+# pair (COMBINE_UNICODE_SURROGATES_IN_UTF8 is off by default), a lone surrogate as itself.
+_SURROGATES = re.compile("[\\ud800-\\udfff\\U00010000-\\U0010ffff]")
+
+
+def _escape_surrogates(match: re.Match[str]) -> str:
+    return _surrogate_escape(match.group())
+
+
+def _surrogate_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04X}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04X}\\u{0xDC00 + (code & 0x3FF):04X}"
+
+
+def quote(text: str) -> str:
+    """A JSON string as Jackson writes it."""
+    text = text.translate(JSON_ESCAPES)
+    if not text.isascii():
+        text = _SURROGATES.sub(_escape_surrogates, text)
+    return f'"{text}"'
 
 
 def _java_float(value: float, single: bool) -> str:
@@ -27,9 +54,9 @@ def _java_float(value: float, single: bool) -> str:
             text = f"{f32:.{precision}e}"
             if struct.unpack("f", struct.pack("f", float(text)))[0] == f32:
                 break
-        digits_dec = Decimal(text)
+        digits_dec = _two_digits_if_closer(f32, Decimal(text), _as_float32)
     else:
-        digits_dec = Decimal(repr(value))
+        digits_dec = _two_digits_if_closer(value, Decimal(repr(value)), float)
     sign, digit_tuple, exponent = digits_dec.normalize().as_tuple()
     assert isinstance(exponent, int)
     digits = "".join(map(str, digit_tuple))
@@ -44,6 +71,26 @@ def _java_float(value: float, single: bool) -> str:
     return f"{prefix}{digits[0]}.{digits[1:] or '0'}E{sci}"
 
 
+def _as_float32(number: Decimal) -> float:
+    return float(struct.unpack("f", struct.pack("f", float(number)))[0])
+
+
+def _two_digits_if_closer(
+    value: float, shortest: Decimal, read: Callable[[Decimal], float]
+) -> Decimal:
+    """Java renders at least two digits (``d.d``): when the shortest decimal has one digit, it
+    takes the two-digit decimal nearest to the exact value if that one reads back as ``value``
+    too (``Double.MIN_VALUE`` is ``4.9E-324``, not ``5.0E-324``); ``read`` parses a decimal
+    back as a double or a float."""
+    if len(shortest.as_tuple().digits) != 1:
+        return shortest
+    exact = Decimal(value)
+    with localcontext() as ctx:
+        ctx.prec = 2
+        nearest = +exact
+    return nearest if read(nearest) == value else shortest
+
+
 def dump(node: Any, out: list[str]) -> None:
     if node is None:
         out.append("null")
@@ -52,7 +99,7 @@ def dump(node: Any, out: list[str]) -> None:
     elif node is False:
         out.append("false")
     elif isinstance(node, str):
-        out.append('"' + node.translate(JSON_ESCAPES) + '"')
+        out.append(quote(node))
     elif isinstance(node, float):
         if math.isnan(node):
             out.append('"NaN"')
@@ -74,6 +121,42 @@ def dump(node: Any, out: list[str]) -> None:
         for i, (key, item) in enumerate(node.items()):
             if i:
                 out.append(",")
-            out.append('"' + key.translate(JSON_ESCAPES) + '":')
+            out.append(quote(key) + ":")
             dump(item, out)
         out.append("}")
+
+
+_ORJSON_OPTIONS = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+# What orjson may write differently from Jackson: a \u escape (orjson's hex is lower case), a
+# number in exponent notation, a float of 1e7 or more or under 1e-3 written plainly (Java
+# switches to E notation there); a number at the root is left to the exact path. Text inside
+# strings may match too: that value just takes the exact path.
+_NUMBER_START = frozenset(b"-0123456789")
+_NOT_JACKSON = re.compile(rb"[:,\[]-?(?:[0-9]+(?:\.[0-9]+)?[eE]|[0-9]{8,}\.|0\.00)")
+# A character beyond the BMP in UTF-8 (only ever inside a string): Jackson escapes its pair.
+_ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _escape_astral(match: re.Match[bytes]) -> bytes:
+    return _surrogate_escape(match.group().decode()).encode()
+
+
+def dumps_fast(node: Any) -> bytes | None:
+    """``node`` (JSON types only) as Jackson writes it, through orjson; None when orjson's text
+    could differ (the caller then uses :func:`dump`). A NaN, which orjson writes as ``null``,
+    is looked for only when the text has a ``null``."""
+    try:
+        text = orjson.dumps(node, option=_ORJSON_OPTIONS)
+    except TypeError:  # Decimal, bytes, dates, Float32, non-string keys, lone surrogates
+        return None
+    if b"\\u" in text or text[0] in _NUMBER_START or _NOT_JACKSON.search(text) is not None:
+        return None
+    if b"null" in text and orjson.loads(text) != node:  # a NaN or an infinity became null
+        return None
+    if not text.isascii():
+        text = _ASTRAL.sub(_escape_astral, text)
+    return text

@@ -17,7 +17,7 @@ import pytest
 from s3connect.connect.json_data import json_to_connect, parse_json_schema
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
 from s3connect.convert.avro_data import compile_to_avro, to_avro_value
-from s3connect.convert.json import _ENVELOPE_ERROR, JsonConverter
+from s3connect.convert.json import _ENVELOPE_ERROR, JsonConverter, _loads
 
 _PRIMITIVES = ["int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes"]
 _DEFAULTS = {"int32": 7, "string": "dflt", "boolean": True, "double": 1.5}
@@ -86,13 +86,9 @@ def _number(d: Decimal) -> Any:
 
 
 def _reference(data: bytes) -> tuple[Any, Any]:
-    """JsonConverter.to_connect as first written: full parse, envelope check, reference tree."""
-    try:
-        node = json.loads(data, parse_float=Decimal)
-    except ValueError as e:
-        raise ValueError(
-            f"Converting byte[] to Kafka Connect data failed due to serialization error: {e}"
-        ) from e
+    """JsonConverter.to_connect as first written: full parse (Kafka's lenient reader), envelope
+    check, reference tree."""
+    node = _loads(data)
     if not isinstance(node, dict) or len(node) != 2 or not {"schema", "payload"} <= node.keys():
         raise ValueError(_ENVELOPE_ERROR)
     schema = parse_json_schema(node["schema"])

@@ -1,0 +1,99 @@
+"""The iteration order of a ``java.util.HashMap`` filled by ``put`` in a given order.
+
+Kafka's JsonConverter turns every JSON object (and every Connect map) into a ``HashMap``; what
+is written from it (JsonFormat's lines, a JSON record sent by the source) lists the entries in
+that map's order, not the order of the input. For a map built by ``new HashMap<>()`` and
+``put`` calls, that order is: bucket by bucket (``spread(key.hashCode()) & (capacity - 1)``),
+and inside a bucket in insertion order (resizes split buckets keeping their relative order).
+
+Modelled: ``String``, ``Integer``/``Short``/``Byte`` and ``Long`` keys (a map keyed by a
+logical type, ``Date`` or ``BigDecimal``, keeps insertion order here), the default capacity
+(16) and load factor (0.75), and the resize a crowded bucket causes while the table is smaller
+than 64. Not modelled: a bucket of nine or more keys in a table of 64 or more, which Java turns
+into a tree whose root it moves first (the keys keep insertion order here instead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+
+__all__ = ["hashmap_order", "hashmap_permutation", "java_hash"]
+
+_INITIAL_CAPACITY = 16
+_TREEIFY_THRESHOLD = 8
+_MIN_TREEIFY_CAPACITY = 64
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+@lru_cache(maxsize=65536)
+def java_string_hash(text: str) -> int:
+    """``String.hashCode()``: over the UTF-16 code units, wrapping at 32 bits."""
+    h = 0
+    units = text.encode("utf-16-be", "surrogatepass")
+    for i in range(0, len(units), 2):
+        h = (31 * h + (units[i] << 8 | units[i + 1])) & 0xFFFFFFFF
+    return _int32(h)
+
+
+def java_hash(key: Hashable, long: bool = False) -> int:
+    """``hashCode()`` of a map key: a ``String``, or an ``Integer`` (``Long`` when ``long``).
+
+    Raises:
+        TypeError: another kind of key.
+    """
+    if isinstance(key, str):
+        return java_string_hash(key)
+    if isinstance(key, int) and not isinstance(key, bool):
+        if long:
+            bits = key & 0xFFFFFFFFFFFFFFFF
+            return _int32(bits ^ (bits >> 32))
+        return _int32(key)
+    raise TypeError(f"no Java hashCode modelled for {type(key).__name__} keys")
+
+
+def _spread(h: int) -> int:
+    h &= 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+def _capacity(hashes: Sequence[int]) -> int:
+    """The table size after putting these (distinct) keys one by one into ``new HashMap<>()``."""
+    capacity, bins = _INITIAL_CAPACITY, dict[int, int]()
+    for size, h in enumerate(hashes, 1):
+        index = h & (capacity - 1)
+        bins[index] = bins.get(index, 0) + 1
+        if bins[index] > _TREEIFY_THRESHOLD and capacity < _MIN_TREEIFY_CAPACITY:
+            capacity = _resized(hashes[:size], capacity, bins)  # treeifyBin: resize instead
+        if size > capacity * 3 // 4:
+            capacity = _resized(hashes[:size], capacity, bins)
+    return capacity
+
+
+def _resized(hashes: Sequence[int], capacity: int, bins: dict[int, int]) -> int:
+    """Double the table: recount ``bins`` (in place) for the new size."""
+    capacity *= 2
+    bins.clear()
+    for h in hashes:
+        bins[h & (capacity - 1)] = bins.get(h & (capacity - 1), 0) + 1
+    return capacity
+
+
+@lru_cache(maxsize=8192)
+def hashmap_order(keys: tuple[Hashable, ...], long: bool = False) -> tuple[int, ...]:
+    """The positions of ``keys`` (distinct, in insertion order) in the map's iteration order.
+    Cached: the same keys in the same order come back in one lookup."""
+    hashes = [_spread(java_hash(k, long)) for k in keys]
+    capacity = _capacity(hashes)
+    return tuple(sorted(range(len(hashes)), key=lambda i: hashes[i] & (capacity - 1)))
+
+
+@lru_cache(maxsize=8192)
+def hashmap_permutation(keys: tuple[str, ...]) -> tuple[int, ...] | None:
+    """:func:`hashmap_order` of string keys, or None when it is the insertion order."""
+    order = hashmap_order(keys)
+    return None if order == tuple(range(len(keys))) else order
