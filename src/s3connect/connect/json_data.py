@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from collections.abc import Mapping
+import functools
+import operator
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -37,7 +39,6 @@ from s3connect.util.jackson import Float32, dump
 from s3connect.util.java_hashmap import hashmap_order, hashmap_permutation
 
 __all__ = [
-    "NotProvable",
     "dumps_json",
     "parse_json_schema",
     "schema_to_json",
@@ -266,42 +267,57 @@ def schemaless_to_connect(node: Any) -> Any:
     return node
 
 
-class NotProvable(Exception):
-    """A parsed value the fast path cannot vouch for: take the exact path."""
-
-
 def schemaless_from_parsed(node: Any) -> Any:
     """:func:`schemaless_to_connect` of what orjson parsed (floats, not Decimals), in place:
-    objects into ``HashMap`` order, ``-0.0`` as ``0.0``.
-
-    Raises:
-        NotProvable: an integer beyond 64 bits (Kafka wraps it; orjson made it a float or kept
-            it unwrapped), so that the exact path reads the text again.
-    """
+    objects into ``HashMap`` order, ``-0.0`` as ``0.0``. The caller makes sure that every
+    integer of the text fits in 64 bits (orjson reads a bigger one as a float or unwrapped)."""
     cls = node.__class__
     if cls is dict:
-        if len(node) > 1:
-            keys = tuple(node)
-            order = hashmap_permutation(keys)
-            if order is not None:
-                node = {keys[i]: node[keys[i]] for i in order}
-        for key, value in node.items():
-            vcls = value.__class__
-            if vcls is dict or vcls is list or vcls is float or vcls is int:
-                node[key] = schemaless_from_parsed(value)
-        return node
+        return _parsed_object(node)
     if cls is list:
-        return [schemaless_from_parsed(item) for item in node]
-    if cls is float:
-        if not -_PLAIN_FLOAT < node < _PLAIN_FLOAT:
-            raise NotProvable  # perhaps an integer beyond 64 bits, read as a float
-        return node + 0.0
-    if cls is int and not _LONG_MIN <= node <= _LONG_MAX:
-        raise NotProvable
+        return _parsed_array(node)
+    return 0.0 if cls is float and node == 0 else node
+
+
+def _parsed_object(node: dict[str, Any]) -> dict[str, Any]:
+    if len(node) > 1:
+        reorder = _reorderer(tuple(node))
+        if reorder is not None:
+            node = dict(zip(reorder[0], reorder[1](node), strict=True))
+    for key, value in node.items():
+        cls = value.__class__
+        if cls is dict:
+            node[key] = _parsed_object(value)
+        elif cls is list:
+            node[key] = _parsed_array(value)
+        elif cls is float and value == 0:
+            node[key] = 0.0
     return node
 
 
-_PLAIN_FLOAT = 1e18  # beyond, a float may have been an integer too big for 64 bits
+@functools.lru_cache(maxsize=8192)
+def _reorderer(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Callable[[Any], Any]] | None:
+    """The keys in ``HashMap`` order and a getter of their values in that order; None: the
+    insertion order is the map's."""
+    order = hashmap_permutation(keys)
+    if order is None:
+        return None
+    ordered = tuple(keys[i] for i in order)
+    return ordered, operator.itemgetter(*ordered)
+
+
+def _parsed_array(node: list[Any]) -> list[Any]:
+    for i, value in enumerate(node):
+        cls = value.__class__
+        if cls is dict:
+            node[i] = _parsed_object(value)
+        elif cls is list:
+            node[i] = _parsed_array(value)
+        elif cls is float and value == 0:
+            node[i] = 0.0
+    return node
+
+
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 _EPOCH = datetime(1970, 1, 1)
 _HASHED_KEY_TYPES = frozenset({Type.INT8, Type.INT16, Type.INT32, Type.INT64, Type.STRING})

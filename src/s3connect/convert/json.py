@@ -21,7 +21,6 @@ from typing import Any
 import orjson
 
 from s3connect.connect.json_data import (
-    NotProvable,
     connect_to_json,
     expect_json,
     json_to_connect,
@@ -127,11 +126,18 @@ def _loads(data: bytes) -> Any:
 
 def _schemaless(data: bytes) -> Any:
     """The Connect value of schemaless JSON bytes: orjson's parse when it is provably what
-    Kafka reads (strict JSON, every integer within 64 bits), else the exact :func:`_loads`."""
-    try:
-        return schemaless_from_parsed(orjson.loads(data))
-    except (orjson.JSONDecodeError, NotProvable):  # leniencies, huge numbers, odd encodings
-        return schemaless_to_connect(_loads(data))
+    Kafka reads (strict JSON, no run of 19 digits, so every integer fits in 64 bits), else the
+    exact :func:`_loads`."""
+    if data.__class__ is bytes and _LONG_DIGITS not in data.translate(_ZEROS):
+        try:
+            return schemaless_from_parsed(orjson.loads(data))
+        except orjson.JSONDecodeError:  # Kafka's leniencies, odd encodings: the exact path
+            pass
+    return schemaless_to_connect(_loads(data))
+
+
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19  # 2**63 has 19 digits; orjson reads 2**64 and beyond as floats
 
 
 def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:

@@ -55,11 +55,12 @@ class JsonFormat:
         schema = file_schema(records)
         stream = open_stream(out, self.compression, self.level)
         is_struct = schema is not None and schema.type is Type.STRUCT
+        plain = schema is None or schema.type is Type.STRING  # what orjson may write
         for record in records:
             if is_struct and record.value is not None:
                 line = self._converter.from_connect(record.topic, schema, record.value)
                 assert line is not None
-            elif schema is not None or (line := dumps_fast(record.value)) is None:
+            elif not plain or (line := dumps_fast(record.value)) is None:
                 line = dumps_json(record.value, schema).encode("utf-8")
             stream.write(line + _LINE_SEPARATOR)
         stream.close()
