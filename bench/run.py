@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +81,87 @@ def _tree_sample(pid: int) -> tuple[int, dict[int, float]]:
     return total, tree
 
 
+@dataclass(frozen=True)
+class Measured:
+    """One child process run to its end, measured with its whole process tree."""
+
+    returncode: int
+    wall_seconds: float
+    """From just before the process is started to its exit."""
+    peak_rss_kb: int
+    """The largest sum of the tree's resident memory seen in one sample."""
+    cpu_seconds: float
+    """User + system CPU seconds, each process of the tree at its last sample, summed."""
+    reaped_cpu_seconds: float
+    """User + system CPU seconds of every descendant reaped by its parent before the child
+    exited (``getrusage(RUSAGE_CHILDREN)``): exact for those, blind to any left running."""
+
+
+def run_measured(
+    cmd: list[str], env: dict[str, str], log: Path, interval: float = 0.2, *, tail: bool = False
+) -> Measured:
+    """Run ``cmd`` (stdout and stderr into ``log``) to its end, sampling its process tree's
+    resident memory and CPU seconds every ``interval`` seconds.
+
+    ``tail``: this process becomes a child subreaper (Linux), so descendants that outlive the
+    child (PySpark's JVM, which shuts down after its driver exits) are re-parented here; the
+    measure then lasts until they have all exited too, and they are reaped here, so that
+    ``reaped_cpu_seconds`` covers every process the child started, however short-lived.
+    """
+    import resource
+
+    if tail:
+        _become_subreaper()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu: dict[int, float] = {}
+    peak = 0
+    started = time.monotonic()
+    with log.open("w") as sink:
+        child = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
+        while child.poll() is None:
+            rss, tree = _tree_sample(child.pid)
+            peak = max(peak, rss)
+            cpu.update(tree)
+            time.sleep(interval)
+    if tail:
+        peak = max(peak, _reap_orphans(cpu, interval))
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    reaped = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Measured(child.returncode, wall, peak, sum(cpu.values()), reaped)
+
+
+def _become_subreaper() -> None:
+    import ctypes
+
+    pr_set_child_subreaper = 36
+    if ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def _reap_orphans(cpu: dict[int, float], interval: float, timeout: float = 120.0) -> int:
+    """Sample and reap this process's remaining children until none is left (or ``timeout``,
+    then they are left running); the peak resident memory (KiB) of those trees."""
+    peak, deadline, me = 0, time.monotonic() + timeout, os.getpid()
+    while time.monotonic() < deadline:
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            return peak
+        rss, tree = _tree_sample(me)
+        tree.pop(me)
+        peak = max(peak, rss - _own_rss_kb())
+        cpu.update(tree)
+        time.sleep(interval)
+    return peak
+
+
+def _own_rss_kb() -> int:
+    with open("/proc/self/status") as f:
+        return next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
+
+
 def _payload(i: int, record_bytes: int) -> bytes:
     schema = {
         "type": "struct",
@@ -104,12 +187,21 @@ def _payload(i: int, record_bytes: int) -> bytes:
     return json.dumps({"schema": schema, "payload": value}, separators=(",", ":")).encode()
 
 
-def ensure_topic(records: int, partitions: int, record_bytes: int) -> str:
-    """The benchmark topic, produced once (reused when it already holds ``records``)."""
+def ensure_topic(
+    records: int,
+    partitions: int,
+    record_bytes: int,
+    *,
+    prefix: str = "bench",
+    payload: Callable[[int, int], bytes] = _payload,
+) -> str:
+    """The benchmark topic ``<prefix>-<records>-<partitions>p-<record_bytes>b``, produced once
+    (reused when it already holds ``records``); record ``i`` is ``payload(i, record_bytes)`` in
+    partition ``i % partitions``."""
     from confluent_kafka import Consumer, Producer, TopicPartition
-    from confluent_kafka.admin import AdminClient, NewTopic
+    from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
-    topic = f"bench-{records}-{partitions}p-{record_bytes}b"
+    topic = f"{prefix}-{records}-{partitions}p-{record_bytes}b"
     admin = AdminClient({"bootstrap.servers": KAFKA})
     if topic in admin.list_topics(timeout=10).topics:
         consumer = Consumer({"bootstrap.servers": KAFKA, "group.id": "bench-check"})
@@ -131,7 +223,7 @@ def ensure_topic(records: int, partitions: int, record_bytes: int) -> str:
     for i in range(records):
         while True:
             try:
-                producer.produce(topic, value=_payload(i, record_bytes), partition=i % partitions)
+                producer.produce(topic, value=payload(i, record_bytes), partition=i % partitions)
                 break
             except BufferError:
                 producer.poll(0.1)
@@ -243,20 +335,10 @@ def measure(
         env["PYTHONPATH"] = str(baseline / "src")
     cmd = [sys.executable, str(script), "--child", variant, "--topic", topic,
            "--out", str(out), "--max-offsets", str(max_offsets)]  # fmt: skip
-    started = time.monotonic()
     log = out / "child.log"
-    cpu: dict[int, float] = {}
-    with log.open("w") as sink:
-        child = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
-        peak = 0
-        while child.poll() is None:
-            rss, tree = _tree_sample(child.pid)
-            peak = max(peak, rss)
-            cpu.update(tree)
-            time.sleep(0.2)
-    process_seconds = time.monotonic() - started
+    run = run_measured(cmd, env, log)
     text = log.read_text(errors="replace")
-    if child.returncode != 0:
+    if run.returncode != 0:
         raise SystemExit(f"{variant} failed:\n{text[-5000:]}")
     query = [line.split()[1] for line in text.splitlines() if line.startswith("QUERY_SECONDS")]
     data = out / "data"
@@ -264,9 +346,9 @@ def measure(
     shutil.rmtree(out, ignore_errors=True)
     return {
         "seconds": float(query[-1]),
-        "process_seconds": process_seconds,
-        "peak_rss_mb": peak / 1024,
-        "cpu_seconds": sum(cpu.values()),
+        "process_seconds": run.wall_seconds,
+        "peak_rss_mb": run.peak_rss_kb / 1024,
+        "cpu_seconds": run.cpu_seconds,
         "output_bytes": size,
     }
 

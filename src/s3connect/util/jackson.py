@@ -167,9 +167,11 @@ def dumps_fast(node: Any) -> bytes | None:
         text = orjson.dumps(node, option=_ORJSON_OPTIONS)
     except TypeError:  # Decimal, bytes, dates, Float32, non-string keys, lone surrogates
         return None
-    if b"\\u" in text or not _numbers_as_java(text):
+    if b"\\u" in text:
         return None
-    if b"null" in text and orjson.loads(text) != node:  # a NaN or an infinity became null
+    if node.__class__ is not str and (
+        not _numbers_as_java(text) or (b"null" in text and orjson.loads(text) != node)
+    ):  # a NaN or an infinity became null
         return None
     if not text.isascii():
         text = _ASTRAL.sub(_escape_astral, text)
