@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from s3connect.config.reader import KeyReader
+from s3connect.errors import ConfigError
+from s3connect.kafka.librdkafka import librdkafka_props
 
 __all__ = ["KafkaConfig", "TopicsConfig", "legal_topic_name"]
 
@@ -99,7 +101,17 @@ class KafkaConfig:
         """The source's keys: producer properties."""
         servers = _servers(r)
         options, _ = _client_options(r, _PRODUCER)
-        return cls(bootstrap_servers=servers, options=options)
+        config = cls(bootstrap_servers=servers, options=options)
+        config.check_python_client(r)  # the source's topic checks
+        return config
+
+    def check_python_client(self, r: KeyReader) -> None:
+        """Record a problem when librdkafka (the Python clients of the source's topic checks
+        and the dead letter queue) cannot take these properties."""
+        try:
+            librdkafka_props(self.options)
+        except ConfigError as exc:
+            r.problem(str(exc))
 
     def describe(self) -> dict[str, str]:
         """The keys under their names."""

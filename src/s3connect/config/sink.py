@@ -166,6 +166,8 @@ class SinkConfig:
             behavior_on_null_values=partitioner.behavior_on_null_values,
         )
         errors = ErrorsConfig.read(r, topics)
+        if errors.dlq_topic:  # produced to by a Python (librdkafka) client
+            kafka.check_python_client(r)
         transforms = TransformsConfig.read_sink(r, topics)
         _read_later(r)
         return cls(

@@ -10,6 +10,7 @@ from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
 from s3connect.errors import DestinationError
+from s3connect.kafka.librdkafka import librdkafka_props
 
 __all__ = [
     "admin_client",
@@ -30,15 +31,15 @@ def client_props(
     bootstrap_servers: str, options: Mapping[str, str]
 ) -> dict[str, str | int | float | bool]:
     """Settings for a confluent-kafka (librdkafka) admin client or producer: the bootstrap
-    servers and the security / client properties among the ``kafka.*`` options (without
-    ``sasl.jaas.config``, a Java-only property)."""
+    servers and the security / client properties among the ``kafka.*`` options, as librdkafka
+    names them (:func:`~s3connect.kafka.librdkafka.librdkafka_props`).
+
+    Raises:
+        ConfigError: a trust or key store librdkafka cannot read.
+    """
     props: dict[str, str | int | float | bool] = {"bootstrap.servers": bootstrap_servers}
     props.update(
-        {
-            k: v
-            for k, v in options.items()
-            if k.startswith(_ADMIN_PREFIXES) and k != "sasl.jaas.config"
-        }
+        {k: v for k, v in librdkafka_props(options).items() if k.startswith(_ADMIN_PREFIXES)}
     )
     return props
 
