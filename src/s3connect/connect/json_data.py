@@ -283,7 +283,7 @@ def _parsed_object(node: dict[str, Any]) -> dict[str, Any]:
     if len(node) > 1:
         reorder = _reorderer(tuple(node))
         if reorder is not None:
-            node = dict(zip(reorder[0], reorder[1](node), strict=True))
+            node = dict(zip(reorder[0], reorder[1](node)))  # noqa: B905 (same length)
     for key, value in node.items():
         cls = value.__class__
         if cls is dict:

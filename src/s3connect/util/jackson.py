@@ -139,7 +139,7 @@ _ORJSON_OPTIONS = (
 # that value just takes the exact path.
 _NUMBER_START = frozenset(b"-0123456789")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
-_SMALL_FLOAT = re.compile(rb"[:,\[]-?0\.00")
+_SMALL_FLOATS = (b":0.00", b",0.00", b"[0.00", b"-0.00")  # under 1e-3, written plainly
 
 
 def _numbers_as_java(text: bytes) -> bool:
@@ -148,31 +148,46 @@ def _numbers_as_java(text: bytes) -> bool:
     zeros = text.translate(_ZEROS)
     if b"0e-" in zeros or b"0e+" in zeros or b"00000000." in zeros:
         return False
-    return b"0.00" not in text or _SMALL_FLOAT.search(text) is None
+    return not any(small in text for small in _SMALL_FLOATS)
 
 
 # A character beyond the BMP in UTF-8 (only ever inside a string): Jackson escapes its pair.
 _ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+_BELOW_ASTRAL = bytes(range(0xF0))  # deleted, what is left are the lead bytes of such characters
 
 
 def _escape_astral(match: re.Match[bytes]) -> bytes:
     return _surrogate_escape(match.group().decode()).encode()
 
 
+def _java_floats(node: Any) -> Any:
+    """``node`` with every finite float as an ``orjson.Fragment`` of Java's text for it."""
+    cls = node.__class__
+    if cls is float:
+        return orjson.Fragment(_java_float(node, False)) if math.isfinite(node) else node
+    if cls is dict:
+        return {k: _java_floats(v) for k, v in node.items()}
+    if cls is list:
+        return [_java_floats(v) for v in node]
+    return node
+
+
 def dumps_fast(node: Any) -> bytes | None:
     """``node`` (JSON types only) as Jackson writes it, through orjson; None when orjson's text
-    could differ (the caller then uses :func:`dump`). A NaN, which orjson writes as ``null``,
-    is looked for only when the text has a ``null``."""
+    could differ (the caller then uses :func:`dump`). Floats that Java writes otherwise are
+    given to orjson as Java's text; a NaN, which orjson writes as ``null``, is looked for only
+    when the text has a ``null``."""
     try:
         text = orjson.dumps(node, option=_ORJSON_OPTIONS)
     except TypeError:  # Decimal, bytes, dates, Float32, non-string keys, lone surrogates
         return None
     if b"\\u" in text:
         return None
-    if node.__class__ is not str and (
-        not _numbers_as_java(text) or (b"null" in text and orjson.loads(text) != node)
-    ):  # a NaN or an infinity became null
-        return None
-    if not text.isascii():
+    if node.__class__ is not str:
+        if not _numbers_as_java(text):
+            text = orjson.dumps(_java_floats(node), option=_ORJSON_OPTIONS)
+        if b"null" in text and orjson.loads(text) != node:  # a NaN or an infinity became null
+            return None
+    if not text.isascii() and text.translate(None, _BELOW_ASTRAL):
         text = _ASTRAL.sub(_escape_astral, text)
     return text

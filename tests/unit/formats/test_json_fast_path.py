@@ -92,10 +92,11 @@ def test_any_tree_is_written_as_jackson_writes_it_or_left_to_the_exact_writer(se
         ({"a": 1.5, "b": [None, True]}, b'{"a":1.5,"b":[null,true]}'),
         ({"x": "😀"}, b'{"x":"\\uD83D\\uDE00"}'),  # Jackson escapes the surrogate pair
         ({"x": math.nan}, None),  # orjson would write null; Jackson writes "NaN"
-        ({"x": 1e7}, None),  # 1.0E7 in Java
-        ({"x": 0.0005}, None),  # 5.0E-4 in Java
+        ({"x": 1e7, "y": [2.5e-7, 0.5]}, b'{"x":1.0E7,"y":[2.5E-7,0.5]}'),  # orjson: 10000000.0
+        ({"x": 0.0005}, b'{"x":5.0E-4}'),  # orjson: 0.0005
         ({"x": "\x1f"}, None),  # orjson writes \u001f, Jackson \u001F
-        (12, None),  # a number at the root
+        (12, b"12"),
+        (1e22, b"1.0E22"),  # orjson: 1e+22
         ({"x": Decimal("1.0")}, None),
     ],
 )
