@@ -93,3 +93,28 @@ def test_enveloped_json_lines_are_what_kafka_and_confluent_write(
     shown = (f"{v!r}\n  java: {w!r}\n  ours: {g!r}" for v, w, g in mismatched)
     assert not mismatched, f"{len(mismatched)} of {len(values)}:\n" + "\n".join(list(shown)[:6])
     assert sum(removed.values()) < len(values) // 5, removed  # most values are compared
+
+
+_ZEROS = (
+    b'{"schema":{"type":"struct","fields":[{"type":"double","optional":false,"field":"d"},'
+    b'{"type":"float","optional":false,"field":"f"}],"optional":false},'
+    b'"payload":{"d":%s,"f":%s}}'
+)
+
+
+def test_signed_zeros_in_envelopes_are_what_kafka_reads(tmp_path: Path) -> None:
+    """A JSON number is a ``BigDecimal`` first: ``-0.0`` is read as 0.0, an underflow keeps
+    its sign (``-1e-400`` is -0.0, and ``-1e-50`` as a float)."""
+    values: list[bytes | None] = [
+        _ZEROS % (b"-0.0", b"-0.0"),
+        _ZEROS % (b"-1e-400", b"-1e-50"),
+        _ZEROS % (b"-0", b"1e-50"),
+        b'{"schema":{"type":"double","optional":false},"payload":-0.0}',
+        b'{"schema":{"type":"double","optional":false},"payload":-1e-400}',
+    ]
+    reference = json_format_lines(values, tmp_path, {"schemas.enable": "true"})
+    assert reference == [
+        b'{"d":0.0,"f":0.0}\n', b'{"d":-0.0,"f":-0.0}\n', b'{"d":0.0,"f":0.0}\n',
+        b"0.0\n", b"-0.0\n",
+    ]  # fmt: skip
+    assert [ours_enveloped(v or b"", "BASE64") for v in values] == reference

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import functools
+import math
 import operator
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
@@ -39,7 +40,9 @@ from s3connect.util.jackson import Float32, dump
 from s3connect.util.java_hashmap import hashmap_order, hashmap_permutation
 
 __all__ = [
+    "NotProvable",
     "dumps_json",
+    "java_double",
     "parse_json_schema",
     "schema_to_json",
 ]
@@ -186,7 +189,7 @@ def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
         return node
     if t in (Type.FLOAT32, Type.FLOAT64):
         expect_json(isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node)
-        return float(node)
+        return java_double(node)
     if t is Type.BOOLEAN:
         expect_json(isinstance(node, bool), schema, node)
         return node
@@ -252,12 +255,19 @@ def _date_millis(key: Any) -> int | None:
     return None
 
 
+def java_double(number: Decimal | int) -> float:
+    """``BigDecimal.doubleValue()`` (and ``BigInteger``'s) of a JSON number as Jackson reads
+    it: a zero is ``0.0`` whatever its sign (``-0.0`` in the text), but a negative number too
+    small for a double is ``-0.0``."""
+    return float(number) if number else 0.0
+
+
 def schemaless_to_connect(node: Any) -> Any:
     """JsonConverter's value for JSON without a schema: an integer as a ``Long`` (wrapping
     beyond 64 bits, as ``BigInteger.longValue``), any other number as a ``Double`` (from a
-    ``BigDecimal``, which has no negative zero), an object as a ``HashMap`` (its order)."""
+    ``BigDecimal``: :func:`java_double`), an object as a ``HashMap`` (its order)."""
     if isinstance(node, Decimal):
-        return float(node) + 0.0
+        return java_double(node)
     if isinstance(node, list):
         return [schemaless_to_connect(item) for item in node]
     if isinstance(node, dict):
@@ -267,16 +277,27 @@ def schemaless_to_connect(node: Any) -> Any:
     return node
 
 
+class NotProvable(Exception):
+    """orjson's value may not be what Kafka reads: the caller takes the exact path."""
+
+
 def schemaless_from_parsed(node: Any) -> Any:
     """:func:`schemaless_to_connect` of what orjson parsed (floats, not Decimals), in place:
-    objects into ``HashMap`` order, ``-0.0`` as ``0.0``. The caller makes sure that every
-    integer of the text fits in 64 bits (orjson reads a bigger one as a float or unwrapped)."""
+    objects into ``HashMap`` order. The caller makes sure that every integer of the text fits
+    in 64 bits (orjson reads a bigger one as a float or unwrapped).
+
+    Raises:
+        NotProvable: a negative zero, which Kafka reads as ``0.0`` when the text says ``-0.0``
+            but as ``-0.0`` for an underflow (``-1e-400``): only the text tells.
+    """
     cls = node.__class__
     if cls is dict:
         return _parsed_object(node)
     if cls is list:
         return _parsed_array(node)
-    return 0.0 if cls is float and node == 0 else node
+    if cls is float and node == 0 and math.copysign(1.0, node) < 0:
+        raise NotProvable  # "-0.0" (0.0 in Java) or an underflow (-0.0 in Java)?
+    return node
 
 
 def _parsed_object(node: dict[str, Any]) -> dict[str, Any]:
@@ -290,8 +311,8 @@ def _parsed_object(node: dict[str, Any]) -> dict[str, Any]:
             node[key] = _parsed_object(value)
         elif cls is list:
             node[key] = _parsed_array(value)
-        elif cls is float and value == 0:
-            node[key] = 0.0
+        elif cls is float and value == 0 and math.copysign(1.0, value) < 0:
+            raise NotProvable
     return node
 
 
@@ -313,8 +334,8 @@ def _parsed_array(node: list[Any]) -> list[Any]:
             node[i] = _parsed_object(value)
         elif cls is list:
             node[i] = _parsed_array(value)
-        elif cls is float and value == 0:
-            node[i] = 0.0
+        elif cls is float and value == 0 and math.copysign(1.0, value) < 0:
+            raise NotProvable
     return node
 
 

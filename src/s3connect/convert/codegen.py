@@ -18,6 +18,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.json_data import java_double
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
 
 __all__ = ["connect_to_avro_fast", "json_to_connect_fast"]
@@ -33,7 +34,7 @@ class _Unsupported(Exception):
 class _Gen:
     def __init__(self) -> None:
         self.lines: list[str] = []
-        self.ns: dict[str, Any] = {"_Decimal": Decimal}
+        self.ns: dict[str, Any] = {"_Decimal": Decimal, "_double": java_double}
         self._n = 0
 
     def var(self, prefix: str = "v") -> str:
@@ -116,7 +117,7 @@ def _json_node(
         gen.emit(ind, f"{out} = {src}")
     elif t in (Type.FLOAT32, Type.FLOAT64):
         gen.emit(ind, f"if {src}.__class__ is _Decimal or {src}.__class__ is int:")
-        gen.emit(ind + 1, f"{out} = float({src})")
+        gen.emit(ind + 1, f"{out} = _double({src})")
         gen.emit(ind, "else:")
         gen.emit(ind + 1, "return _SLOW(arg)")
     else:
@@ -178,7 +179,7 @@ def _avro_node(
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t in (Type.FLOAT32, Type.FLOAT64):
-        gen.emit(ind, f"if {src}.__class__ is float:")
+        gen.emit(ind, f"if {src}.__class__ is float and {src}:")  # a zero: its text decides
         gen.emit(ind + 1, f"{out} = {src}")
         gen.emit(ind, f"elif {src}.__class__ is int:")
         gen.emit(ind + 1, f"{out} = float({src})")

@@ -21,8 +21,10 @@ from typing import Any
 import orjson
 
 from s3connect.connect.json_data import (
+    NotProvable,
     connect_to_json,
     expect_json,
+    java_double,
     json_to_connect,
     json_type_name,
     parse_json_schema,
@@ -131,7 +133,7 @@ def _schemaless(data: bytes) -> Any:
     if data.__class__ is bytes and _LONG_DIGITS not in data.translate(_ZEROS):
         try:
             return schemaless_from_parsed(orjson.loads(data))
-        except orjson.JSONDecodeError:  # Kafka's leniencies, odd encodings: the exact path
+        except (orjson.JSONDecodeError, NotProvable):  # leniencies, odd encodings, -0.0
             pass
     return schemaless_to_connect(_loads(data))
 
@@ -162,7 +164,7 @@ def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[
             expect_json(
                 isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node
             )
-            return float(node)
+            return java_double(node)
 
     elif t is Type.BOOLEAN or t is Type.STRING:
         expected = bool if t is Type.BOOLEAN else str

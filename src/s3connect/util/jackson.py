@@ -50,6 +50,8 @@ def _java_float(value: float, single: bool) -> str:
         return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
     if single:
         f32 = struct.unpack("f", struct.pack("f", value))[0]
+        if f32 == 0:  # too small for a float: Float.toString of a signed zero
+            return "-0.0" if math.copysign(1.0, f32) < 0 else "0.0"
         for precision in range(9):
             text = f"{f32:.{precision}e}"
             if struct.unpack("f", struct.pack("f", float(text)))[0] == f32:
