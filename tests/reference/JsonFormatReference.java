@@ -17,6 +17,8 @@ import org.apache.kafka.connect.json.JsonConverter;
  * "ERR <the converter's message>". Args: key=value pairs for the record's converter
  * (schemas.enable defaults to false); "format.KEY=VALUE" for JsonFormat's own converter
  * (schemas.enable=false, as Confluent configures it; e.g. format.decimal.format=NUMERIC).
+ * "mode=converter": write each value back with the record's converter instead (what the S3
+ * source publishes with that converter), without a line separator.
  */
 public class JsonFormatReference {
   public static void main(String[] args) throws Exception {
@@ -24,9 +26,12 @@ public class JsonFormatReference {
     Map<String, Object> formatConfig = new java.util.HashMap<>();
     config.put("schemas.enable", "false");
     formatConfig.put("schemas.enable", "false");
+    boolean converterMode = false;
     for (String arg : args) {
       String[] kv = arg.split("=", 2);
-      if (kv[0].startsWith("format.")) {
+      if (kv[0].equals("mode")) {
+        converterMode = kv[1].equals("converter");
+      } else if (kv[0].startsWith("format.")) {
         formatConfig.put(kv[0].substring("format.".length()), kv[1]);
       } else {
         config.put(kv[0], kv[1]);
@@ -46,7 +51,11 @@ public class JsonFormatReference {
         SchemaAndValue connect = converter.toConnectData("topic", value);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         JsonGenerator writer = mapper.getFactory().createGenerator(bytes).setRootValueSeparator(null);
-        if (connect.value() instanceof Struct) {
+        if (converterMode) {
+          writer.flush();
+          byte[] written = converter.fromConnectData("topic", connect.schema(), connect.value());
+          bytes.write(written == null ? "null".getBytes(StandardCharsets.UTF_8) : written);
+        } else if (connect.value() instanceof Struct) {
           writer.flush();
           bytes.write(format.fromConnectData("topic", connect.schema(), connect.value()));
           bytes.write('\n');

@@ -118,3 +118,40 @@ def test_signed_zeros_in_envelopes_are_what_kafka_reads(tmp_path: Path) -> None:
         b"0.0\n", b"-0.0\n",
     ]  # fmt: skip
     assert [ours_enveloped(v or b"", "BASE64") for v in values] == reference
+
+
+def ours_written_back(value: bytes, decimal_format: str) -> bytes | str:
+    converter = JsonConverter(decimal_format=decimal_format)
+    try:
+        connect, schema = converter.to_connect("topic", value)
+        return converter.from_connect("topic", schema, connect) or b"null"
+    except ValueError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize(("seed", "decimal_format"), [(7, "BASE64"), (8, "NUMERIC")])
+def test_envelopes_written_back_are_what_kafka_writes(
+    seed: int, decimal_format: str, tmp_path: Path
+) -> None:
+    """What the S3 source publishes with ``JsonConverter`` and ``schemas.enable=true``: the
+    envelope (schema JSON, defaults in the converter's decimal format, payload) as Kafka's
+    ``fromConnectData`` writes it for the same record."""
+    rng, names = random.Random(seed), Names()
+    values: list[bytes | None] = []
+    for _ in range(200):
+        schema = random_schema(rng, names)
+        for _ in range(2):
+            values.append(JsonConverter().from_connect("topic", schema, random_value(rng, schema)))
+    config = {"schemas.enable": "true", "decimal.format": decimal_format, "mode": "converter"}
+    reference = json_format_lines(values, tmp_path, config)
+    compared, mismatched = 0, []
+    for value, want in zip(values, reference, strict=True):
+        if isinstance(want, str) and want.startswith(REMOVED_LIMITS):
+            continue
+        compared += 1
+        got = ours_written_back(value or b"", decimal_format)
+        if got != want and not (isinstance(got, str) and isinstance(want, str)):
+            mismatched.append((value, want, got))
+    shown = (f"{v!r}\n  java: {w!r}\n  ours: {g!r}" for v, w, g in mismatched)
+    assert not mismatched, "\n".join(list(shown)[:4])
+    assert compared > 300, compared

@@ -479,18 +479,21 @@ def dumps_json(value: Any, schema: ConnectSchema | None = None) -> str:
     return "".join(out)
 
 
-def schema_to_json(schema: ConnectSchema | None) -> Any:
-    """A Connect schema as the JSON envelope's ``schema`` object (JsonConverter.asJsonSchema)."""
+def schema_to_json(schema: ConnectSchema | None, decimal_format: str = "BASE64") -> Any:
+    """A Connect schema as the JSON envelope's ``schema`` object (JsonConverter.asJsonSchema):
+    defaults written as the converter writes values (``decimal_format`` for decimals)."""
     if schema is None:
         return None
     node: dict[str, Any] = {"type": schema.type.value}
     if schema.type is Type.ARRAY:
-        node["items"] = schema_to_json(schema.value_schema)
+        node["items"] = schema_to_json(schema.value_schema, decimal_format)
     elif schema.type is Type.MAP:
-        node["keys"] = schema_to_json(schema.key_schema)
-        node["values"] = schema_to_json(schema.value_schema)
+        node["keys"] = schema_to_json(schema.key_schema, decimal_format)
+        node["values"] = schema_to_json(schema.value_schema, decimal_format)
     elif schema.type is Type.STRUCT:
-        node["fields"] = [{**schema_to_json(f.schema), "field": f.name} for f in schema.fields]
+        node["fields"] = [
+            {**schema_to_json(f.schema, decimal_format), "field": f.name} for f in schema.fields
+        ]
     node["optional"] = schema.optional
     if schema.name is not None:
         node["name"] = schema.name
@@ -501,5 +504,5 @@ def schema_to_json(schema: ConnectSchema | None) -> Any:
     if schema.parameters:
         node["parameters"] = dict(schema.parameters)
     if schema.default is not None:
-        node["default"] = connect_to_json(schema, schema.default, "BASE64", True)
+        node["default"] = connect_to_json(schema, schema.default, decimal_format, True)
     return node

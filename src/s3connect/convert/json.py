@@ -351,7 +351,7 @@ class JsonConverter:
         payload = connect_to_json(
             schema, value, self.decimal_format, self.replace_null_with_default
         )
-        tree = {"schema": schema_to_json(schema), "payload": payload}
+        tree = {"schema": schema_to_json(schema, self.decimal_format), "payload": payload}
         out: list[str] = []
         dump(tree if self.schemas_enable else payload, out)
         return "".join(out).encode("utf-8")
