@@ -155,3 +155,22 @@ def test_envelopes_written_back_are_what_kafka_writes(
     shown = (f"{v!r}\n  java: {w!r}\n  ours: {g!r}" for v, w, g in mismatched)
     assert not mismatched, "\n".join(list(shown)[:4])
     assert compared > 300, compared
+
+
+def test_schemaless_values_written_back_are_what_kafka_writes(tmp_path: Path) -> None:
+    """What the S3 source publishes from JSON lines with ``JsonConverter`` and
+    ``schemas.enable=false``: Kafka's ``fromConnectData`` of what its ``toConnectData`` read."""
+    values = generated(11, 500)
+    reference = json_format_lines(values, tmp_path, {"mode": "converter"})
+    converter = JsonConverter(schemas_enable=False)
+    mismatched = []
+    for value, want in zip(values, reference, strict=True):
+        try:
+            connect, schema = converter.to_connect("topic", value)
+            got: bytes | str = converter.from_connect("topic", schema, connect) or b"null"
+        except ValueError as exc:
+            got = str(exc)
+        if got != want and not (isinstance(got, str) and isinstance(want, str)):
+            mismatched.append((value, want, got))
+    assert not mismatched, mismatched[:4]
+    assert sum(isinstance(w, bytes) for w in reference) > 400
