@@ -1,17 +1,22 @@
-"""Kafka Connect's own Java code run beside ours: ``JsonFormatReference.java`` compiled once per
-test session against ``.deps/connect-libs`` (``make install``) and fed values on stdin."""
+"""Kafka Connect's own Java code run beside ours: ``JsonFormatReference.java`` and
+``TransformReference.java`` compiled once per test session against ``.deps/connect-libs``
+(``make install``) and fed values on stdin."""
 
 from __future__ import annotations
 
 import base64
+import json
 import subprocess
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBS = ROOT / ".deps" / "connect-libs"
-SOURCE = Path(__file__).with_name("JsonFormatReference.java")
+SOURCES = [
+    Path(__file__).with_name(n) for n in ("JsonFormatReference.java", "TransformReference.java")
+]
 
 
 @cache
@@ -19,7 +24,7 @@ def _classes(out: Path) -> str:
     """The classpath of the compiled reference (compiled into ``out`` on first use)."""
     assert any(LIBS.glob("connect-json-*.jar")), f"no Kafka Connect jars in {LIBS}: make install"
     classpath = f"{out}:{LIBS}/*"
-    subprocess.run(["javac", "-cp", f"{LIBS}/*", "-d", str(out), str(SOURCE)], check=True)
+    subprocess.run(["javac", "-cp", f"{LIBS}/*", "-d", str(out), *map(str, SOURCES)], check=True)
     return classpath
 
 
@@ -40,4 +45,27 @@ def json_format_lines(
         status, _, rest = line.partition(" ")
         out.append(base64.b64decode(rest) if status == "OK" else rest)
     assert len(out) == len(values), done.stderr[-2000:]
+    return out
+
+
+def transform_results(
+    cases: Sequence[dict[str, Any]], build: Path
+) -> list[tuple[str, bytes] | str | None]:
+    """For each case (``{"config": {"type": CLASS, ...}, "schemas": bool, "value": JSON}``):
+    Kafka's transform applied to the record its JsonConverter reads from ``value``: (topic, the
+    value written back by the converter), None when dropped, or the error text."""
+    stdin = "".join(base64.b64encode(json.dumps(c).encode()).decode() + "\n" for c in cases)
+    done = subprocess.run(
+        ["java", "-cp", _classes(build), "TransformReference"],
+        input=stdin, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    out: list[tuple[str, bytes] | str | None] = []
+    for line in done.stdout.splitlines():
+        status, _, rest = line.partition(" ")
+        if status == "OK":
+            topic, _, data = rest.partition(" ")
+            out.append((topic, base64.b64decode(data)))
+        else:
+            out.append(None if status == "DROPPED" else rest)
+    assert len(out) == len(cases), done.stderr[-2000:]
     return out

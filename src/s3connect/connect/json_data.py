@@ -41,6 +41,7 @@ from s3connect.util.java_hashmap import hashmap_order, hashmap_permutation
 
 __all__ = [
     "NotProvable",
+    "as_hashmap",
     "dumps_json",
     "java_double",
     "parse_json_schema",
@@ -344,14 +345,15 @@ _EPOCH = datetime(1970, 1, 1)
 _HASHED_KEY_TYPES = frozenset({Type.INT8, Type.INT16, Type.INT32, Type.INT64, Type.STRING})
 
 
-def as_hashmap(entries: dict[Any, Any], long: bool = False) -> dict[Any, Any]:
+def as_hashmap(entries: dict[Any, Any], long: bool = False, initial: int = 16) -> dict[Any, Any]:
     """``entries`` in the iteration order of a ``java.util.HashMap`` they were put into (as
     Kafka's JsonConverter builds every map): what Jackson then writes. ``long``: integer keys
-    are ``Long`` (else ``Integer``)."""
+    are ``Long`` (else ``Integer``); ``initial``: the map's first table size (16 for
+    ``new HashMap<>()``; see :mod:`s3connect.util.java_hashmap` for the other constructors)."""
     if len(entries) < 2:
         return entries
     keys = tuple(entries)
-    order = hashmap_order(keys, long)
+    order = hashmap_order(keys, long, initial)
     if order == tuple(range(len(keys))):
         return entries
     return {keys[i]: entries[keys[i]] for i in order}

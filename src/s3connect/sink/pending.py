@@ -151,6 +151,7 @@ _SAFE_CLASSES = {
     ("datetime", "time"),
     ("datetime", "timedelta"),
     ("datetime", "timezone"),
+    ("s3connect.util.jackson", "Float32"),  # a Java float (Cast to float32)
 }
 
 

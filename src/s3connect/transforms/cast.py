@@ -41,6 +41,7 @@ from s3connect.transforms.jvm import (
 from s3connect.transforms.settings import REQUIRED, Settings
 from s3connect.transforms.structs import (
     SchemaCache,
+    as_copied_map,
     check_put,
     copy_basics,
     field_value,
@@ -149,6 +150,7 @@ class Cast(Transformation):
             updated = dict(current)
             for name, target in self.fields.items():
                 updated[name] = cast_value(None, current.get(name), target)
+            updated = as_copied_map(updated, len(current))
             return with_operating(record, self.side, None, updated)
         new_schema = self._schema(schema)
         if self.whole is not None:

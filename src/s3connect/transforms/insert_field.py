@@ -27,6 +27,7 @@ from s3connect.transforms.base import (
 from s3connect.transforms.settings import Settings
 from s3connect.transforms.structs import (
     SchemaCache,
+    as_copied_map,
     check_put,
     field_value,
     require_map,
@@ -122,8 +123,10 @@ class InsertField(Transformation):
         if value is None:
             return record
         if schema is None:
-            updated = dict(require_map(value, _PURPOSE))
+            current = require_map(value, _PURPOSE)
+            updated = dict(current)
             updated.update(self._inserted(record, with_schema=False))
+            updated = as_copied_map(updated, len(current))
             return with_operating(record, self.side, None, updated)
         struct = require_struct(schema, value, _PURPOSE)
         new_schema = self._schema(schema)

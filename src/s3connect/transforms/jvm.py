@@ -110,15 +110,16 @@ def narrow(value: int | float | Decimal, target: Type) -> int:
     return wrap(int(value), bits)
 
 
-def to_float32(value: float) -> float:
-    """The nearest Java ``float`` (infinite when out of its range), as a Python float."""
+def to_float32(value: float) -> Float32:
+    """The nearest Java ``float`` (infinite when out of its range), as a :class:`Float32` (a
+    Python float that JSON writers print as Java's ``Float.toString``)."""
     if math.isnan(value) or math.isinf(value):
-        return value
+        return Float32(value)
     try:
-        return float(struct.unpack("f", struct.pack("f", value))[0])
+        return Float32(struct.unpack("f", struct.pack("f", value))[0])
     except OverflowError:
         # Beyond float's range: Java rounds to infinity unless it rounds down to MAX_VALUE.
-        return math.copysign(math.inf, value) if abs(value) > _F32_MAX else _F32_MAX
+        return Float32(math.copysign(math.inf, value) if abs(value) > _F32_MAX else _F32_MAX)
 
 
 def double_text(value: float, single: bool = False) -> str:

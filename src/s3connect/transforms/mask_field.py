@@ -27,7 +27,13 @@ from s3connect.transforms.base import (
 )
 from s3connect.transforms.jvm import java_class, parse_big_decimal
 from s3connect.transforms.settings import Settings
-from s3connect.transforms.structs import check_put, field_value, require_map, require_struct
+from s3connect.transforms.structs import (
+    as_copied_map,
+    check_put,
+    field_value,
+    require_map,
+    require_struct,
+)
 from s3connect.transforms.values import convert_number
 
 __all__ = ["MaskField"]
@@ -138,6 +144,7 @@ class MaskField(Transformation):
             updated = dict(current)
             for name in self.fields:
                 updated[name] = self._masked(None, current.get(name))
+            updated = as_copied_map(updated, len(current))
             return with_operating(record, self.side, None, updated)
         struct = require_struct(schema, value, _PURPOSE)
         out: dict[str, Any] = {}

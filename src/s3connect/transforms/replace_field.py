@@ -25,6 +25,7 @@ from s3connect.transforms.jvm import java_split
 from s3connect.transforms.settings import Settings
 from s3connect.transforms.structs import (
     SchemaCache,
+    as_sized_map,
     check_put,
     field_value,
     require_map,
@@ -102,9 +103,11 @@ class ReplaceField(Transformation):
             return record
         if schema is None:
             updated: dict[str, Any] = {}
-            for name, item in require_map(value, _PURPOSE).items():
+            current = require_map(value, _PURPOSE)
+            for name, item in current.items():
                 if self._kept(name):
                     updated[self.renames.get(name, name)] = item
+            updated = as_sized_map(updated, len(current))
             return with_operating(record, self.side, None, updated)
         struct = require_struct(schema, value, _PURPOSE)
         new_schema = self._schema(schema)

@@ -7,12 +7,16 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from s3connect.connect.json_data import as_hashmap
 from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.transforms.base import DataError
 from s3connect.transforms.jvm import java_class
+from s3connect.util.java_hashmap import copied_capacity, sized_capacity
 
 __all__ = [
     "SchemaCache",
+    "as_copied_map",
+    "as_sized_map",
     "check_put",
     "copy_basics",
     "field_value",
@@ -47,6 +51,19 @@ def require_map(value: Any, purpose: str) -> Mapping[str, Any]:
             f"found: {java_class(value)}"
         )
     return value
+
+
+def as_copied_map(updated: dict[str, Any], source_size: int) -> dict[str, Any]:
+    """``updated`` in the order of Kafka's ``new HashMap<>(value)`` of a schemaless value of
+    ``source_size`` entries, then ``put`` calls (InsertField, Cast, MaskField,
+    TimestampConverter): what a JSON writer lists."""
+    return as_hashmap(updated, initial=copied_capacity(source_size))
+
+
+def as_sized_map(updated: dict[str, Any], initial: int) -> dict[str, Any]:
+    """``updated`` in the order of Kafka's ``new HashMap<>(initial)`` then ``put`` calls
+    (ReplaceField, ValueToKey)."""
+    return as_hashmap(updated, initial=sized_capacity(initial))
 
 
 def require_schema(schema: ConnectSchema | None, purpose: str) -> ConnectSchema:

@@ -34,6 +34,7 @@ from s3connect.transforms.settings import REQUIRED, Settings
 from s3connect.transforms.simple_date_format import SimpleDateFormat
 from s3connect.transforms.structs import (
     SchemaCache,
+    as_copied_map,
     copy_basics,
     field_value,
     require_map,
@@ -159,8 +160,10 @@ class TimestampConverter(Transformation):
         if schema is None:
             if value is None or not self.field:
                 return with_operating(record, self.side, None, self._convert(value, None))
-            updated = dict(require_map(value, _PURPOSE))
+            current = require_map(value, _PURPOSE)
+            updated = dict(current)
             updated[self.field] = self._convert(updated.get(self.field), None)
+            updated = as_copied_map(updated, len(current))
             return with_operating(record, self.side, None, updated)
         if not self.field:
             new_schema = type_schema(self.target, schema.optional)

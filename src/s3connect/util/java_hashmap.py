@@ -18,7 +18,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
 
-__all__ = ["hashmap_order", "hashmap_permutation", "java_hash"]
+__all__ = [
+    "copied_capacity",
+    "hashmap_order",
+    "hashmap_permutation",
+    "java_hash",
+    "sized_capacity",
+]
 
 _INITIAL_CAPACITY = 16
 _TREEIFY_THRESHOLD = 8
@@ -61,9 +67,25 @@ def _spread(h: int) -> int:
     return h ^ (h >> 16)
 
 
-def _capacity(hashes: Sequence[int]) -> int:
-    """The table size after putting these (distinct) keys one by one into ``new HashMap<>()``."""
-    capacity, bins = _INITIAL_CAPACITY, dict[int, int]()
+def copied_capacity(size: int) -> int:
+    """The first table size of ``new HashMap<>(m)`` for a map ``m`` of ``size`` entries."""
+    return _table_size_for(int(size / 0.75 + 1.0)) if size else _INITIAL_CAPACITY
+
+
+def sized_capacity(initial: int) -> int:
+    """The first table size of ``new HashMap<>(initial)``."""
+    return _table_size_for(initial)
+
+
+def _table_size_for(cap: int) -> int:
+    """``HashMap.tableSizeFor``: the smallest power of two >= ``cap`` (1 for 0 and 1)."""
+    return 1 if cap <= 1 else 1 << (cap - 1).bit_length()
+
+
+def _capacity(hashes: Sequence[int], initial: int = _INITIAL_CAPACITY) -> int:
+    """The table size after putting these (distinct) keys one by one into a map whose first
+    table has ``initial`` buckets (``new HashMap<>()``: 16)."""
+    capacity, bins = initial, dict[int, int]()
     for size, h in enumerate(hashes, 1):
         index = h & (capacity - 1)
         bins[index] = bins.get(index, 0) + 1
@@ -84,11 +106,14 @@ def _resized(hashes: Sequence[int], capacity: int, bins: dict[int, int]) -> int:
 
 
 @lru_cache(maxsize=8192)
-def hashmap_order(keys: tuple[Hashable, ...], long: bool = False) -> tuple[int, ...]:
-    """The positions of ``keys`` (distinct, in insertion order) in the map's iteration order.
-    Cached: the same keys in the same order come back in one lookup."""
+def hashmap_order(
+    keys: tuple[Hashable, ...], long: bool = False, initial: int = _INITIAL_CAPACITY
+) -> tuple[int, ...]:
+    """The positions of ``keys`` (distinct, in insertion order) in the map's iteration order;
+    ``initial``: the first table size (:func:`copied_capacity`, :func:`sized_capacity` for
+    the other constructors). Cached: the same keys in the same order come back in one lookup."""
     hashes = [_spread(java_hash(k, long)) for k in keys]
-    capacity = _capacity(hashes)
+    capacity = _capacity(hashes, initial)
     return tuple(sorted(range(len(hashes)), key=lambda i: hashes[i] & (capacity - 1)))
 
 

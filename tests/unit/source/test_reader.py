@@ -410,7 +410,7 @@ def test_source_transforms_run_on_connect_values_before_the_converter(tmp_path: 
     got = list(read_object(store, cfg, obj, destination=None, chain=cfg.routing.chain()))
     assert [(r.topic, r.partition, r.value, r.index) for r in got] == [
         ("users", 0, b'{"id":1,"table":"users","ssn":""}', 0),
-        ("skip", 0, b'{"id":2,"table":"skip","ssn":null}', 1),  # as Kafka's HashMap.put
+        ("skip", 0, b'{"table":"skip","id":2,"ssn":null}', 1),  # new HashMap<>(value), then put
         ("orders", 0, b'{"id":3,"table":"orders","ssn":""}', 2),
     ]
     negated = config(**transforms, **{"transforms.drop.negate": "true",

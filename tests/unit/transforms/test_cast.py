@@ -9,6 +9,7 @@ import pytest
 
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.errors import TransformationError
+from s3connect.util.jackson import Float32
 from tests.unit.transforms.xformhelp import (
     BOOLEAN,
     BYTES,
@@ -91,7 +92,7 @@ def test_whole_key_with_schema() -> None:
         ("int16", Type.INT16, 42),
         ("int32", Type.INT32, 42),
         ("int64", Type.INT64, 42),
-        ("float32", Type.FLOAT32, 42.0),
+        ("float32", Type.FLOAT32, Float32(42.0)),  # a Java Float: JSON prints Float.toString
         ("float64", Type.FLOAT64, 42.0),
         ("boolean", Type.BOOLEAN, True),
         ("string", Type.STRING, "42"),
@@ -110,7 +111,7 @@ def test_whole_value_with_schema(target: str, schema_type: Type, expected: objec
         ("int16", 42),
         ("int32", 42),
         ("int64", 42),
-        ("float32", 42.0),
+        ("float32", Float32(42.0)),
         ("float64", 42.0),
         ("boolean", True),
         ("string", "42"),

@@ -11,6 +11,7 @@ import pytest
 
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.errors import TransformationError
+from s3connect.util.jackson import Float32
 from tests.unit.transforms.xformhelp import (
     BOOLEAN,
     DATE_SCHEMA,
@@ -263,7 +264,7 @@ def test_mask_with_schema() -> None:
         ("byte", "123", 123),
         ("int", "123", 123),
         ("long", "123", 123),
-        ("float", "123.0", 123.0),
+        ("float", "123.0", Float32(123.0)),
         ("double", "123.0", 123.0),
         ("string", "123", "123"),
         ("decimal", "123.0", Decimal("123.0")),
