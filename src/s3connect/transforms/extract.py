@@ -22,6 +22,7 @@ from s3connect.transforms.field_path import FIELD_SYNTAX_VERSION, SingleFieldPat
 from s3connect.transforms.settings import REQUIRED, Settings
 from s3connect.transforms.structs import (
     SchemaCache,
+    as_sized_map,
     check_put,
     field_value,
     require_map,
@@ -131,7 +132,8 @@ class ValueToKey(Transformation):
         schema, value = record.value_schema, record.value
         if schema is None:
             current = require_map(value, purpose)
-            return with_key(record, None, {f: current.get(f) for f in self.fields})
+            copied = as_sized_map({f: current.get(f) for f in self.fields}, len(self.fields))
+            return with_key(record, None, copied)  # new HashMap<>(fields.size()), then put
         struct = require_struct(schema, value, purpose)
         key_schema: ConnectSchema | None = self._cache.get(schema)
         if key_schema is None:

@@ -224,6 +224,14 @@ def test_value_to_key_schemaless() -> None:
     assert out.value == {"a": 1, "b": 2, "c": 3}
 
 
+def test_value_to_key_schemaless_key_is_in_the_order_of_javas_hashmap() -> None:
+    """Kafka builds the key with new HashMap<>(fields.size()): its order, as jshell prints it
+    for these four keys, is what a JSON key file lists."""
+    value = {"region": "eu", "id": 1, "user": "u", "ts": 5}
+    out = apply("ValueToKey", {"fields": "region,id,user,ts"}, rec(value))
+    assert list(out.key) == ["id", "region", "user", "ts"]
+
+
 def test_value_to_key_with_schema() -> None:
     schema = struct(("a", INT32), ("b", INT32), ("c", INT32))
     out = apply("ValueToKey", {"fields": "a,b"}, rec({"a": 1, "b": 2, "c": 3}, schema))
