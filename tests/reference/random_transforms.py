@@ -49,6 +49,8 @@ def _config(rng: random.Random, fields: list[str]) -> dict[str, str]:
     some = rng.sample(fields, rng.randint(1, len(fields)))
     if kind == "Cast":
         spec = ",".join(f"{f}:{rng.choice(_CAST_TO)}" for f in some)
+        if rng.random() < 0.1:  # the whole value
+            spec = rng.choice(["string", "float64", "int64"])
         return {"type": _T + "Cast$Value", "spec": spec}
     if kind == "Flatten":
         return {"type": _T + "Flatten$Value", "delimiter": rng.choice([".", "_"])}
@@ -59,7 +61,7 @@ def _config(rng: random.Random, fields: list[str]) -> dict[str, str]:
     if kind == "MaskField":
         config = {"type": _T + "MaskField$Value", "fields": ",".join(some)}
         if rng.random() < 0.3:
-            config["replacement"] = rng.choice(["0", "***", "1.5"])
+            config["replacement"] = rng.choice(["0", "***", "1.5", "42", "true"])
         return config
     if kind == "InsertField":
         config = {"type": _T + "InsertField$Value"}
@@ -72,11 +74,17 @@ def _config(rng: random.Random, fields: list[str]) -> dict[str, str]:
     if kind == "HoistField":
         return {"type": _T + "HoistField$Value", "field": "wrapped"}
     if kind == "ExtractField":
+        if rng.random() < 0.3:  # a path into the nested struct
+            return {"type": _T + "ExtractField$Value", "field.syntax.version": "V2",
+                    "field": rng.choice(["nested.x", "nested.y", "nested"])}  # fmt: skip
         return {"type": _T + "ExtractField$Value", "field": rng.choice([*fields, "nested"])}
     if kind == "TimestampConverter":
         return {"type": _T + "TimestampConverter$Value", "field": rng.choice(["i64", "s", "i32"]),
                 "target.type": rng.choice(["string", "unix", "Timestamp", "Date", "Time"]),
-                "format": "yyyy-MM-dd HH:mm:ss.SSS"}  # fmt: skip
+                "format": rng.choice(["yyyy-MM-dd HH:mm:ss.SSS", "EEE, d MMM yyyy HH:mm:ss Z"]),
+                # not seconds: our dates end at year 9999 (1.7e12 seconds is beyond)
+                "unix.precision": rng.choice(["milliseconds", "microseconds", "nanoseconds"]),
+                }  # fmt: skip
     if kind == "SetSchemaMetadata":
         return {"type": _T + "SetSchemaMetadata$Value", "schema.name": "renamed",
                 "schema.version": str(rng.randint(1, 9))}  # fmt: skip
