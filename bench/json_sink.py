@@ -13,6 +13,9 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
 ``maxOffsetsPerTrigger`` the same for all (``--max-offsets``, default 200000, as ``run.py``):
 
 - ``noop``: ``readStream kafka -> writeStream noop``: the plain read, the ceiling.
+- ``arrow-handoff``: the sink's plumbing with no work in it (Kafka rows with headers ->
+  ``foreachBatch`` -> ``mapInArrow`` into a function that counts rows): the floor of any sink
+  whose writers run in Python workers.
 - ``spark-text``: ``CAST(value AS STRING) -> writeStream text``: Spark's own file sink writing
   the same value bytes, one line each. ``spark-text-gzip``: the same with ``compression`` gzip.
 - ``json``: ``s3connect.spark.sink_query.run_sink(..., once=True)``, JsonConverter
@@ -70,7 +73,7 @@ if TYPE_CHECKING:
 TOPIC_PREFIX = "bench-jsonv1"
 """Names the topic's payload: change the version when :func:`json_payload` changes."""
 
-SPARK_VARIANTS = ("noop", "spark-text", "spark-text-gzip")
+SPARK_VARIANTS = ("noop", "spark-text", "spark-text-gzip", "arrow-handoff")
 _JSON = {
     "value.converter": "org.apache.kafka.connect.json.JsonConverter",
     "value.converter.schemas.enable": "false",
@@ -229,10 +232,18 @@ def _spark_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: i
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
         .option("maxOffsetsPerTrigger", str(max_offsets))
+        .option("includeHeaders", str(variant == "arrow-handoff").lower())
         .load()
     )
     if variant == "noop":
         writer = df.writeStream.format("noop")
+    elif variant == "arrow-handoff":
+        from s3connect.spark.sink_query import kafka_rows, processor_input
+
+        def handoff(batch: Any, batch_id: int) -> None:
+            processor_input(kafka_rows(batch)).mapInArrow(_count_rows, "n LONG").collect()
+
+        writer = df.writeStream.foreachBatch(handoff)
     else:
         writer = (
             df.selectExpr("CAST(value AS STRING) AS value")
@@ -247,6 +258,14 @@ def _spark_query(spark: Any, variant: str, topic: str, out: Path, max_offsets: i
         .start()
     )
     query.awaitTermination()
+
+
+def _count_rows(batches: Iterator[Any]) -> Iterator[Any]:
+    """The arrow-handoff variant's Python side: counts the rows, nothing else."""
+    import pyarrow as pa
+
+    n = sum(b.num_rows for b in batches)
+    yield pa.RecordBatch.from_pydict({"n": [n]})
 
 
 # --- the parent: measuring ---

@@ -3,7 +3,7 @@ reader gives back (:class:`FileRecords`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol, runtime_checkable
 
@@ -13,6 +13,7 @@ from s3connect.connect.schema import ConnectSchema
 __all__ = [
     "FileRecords",
     "Format",
+    "LineFormat",
 ]
 
 
@@ -27,6 +28,20 @@ class Format(Protocol):
 
     def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None:
         """Write one complete file of ``records``' values to ``out`` (which stays open)."""
+        ...
+
+
+@runtime_checkable
+class LineFormat(Format, Protocol):
+    """A format whose files are lines, one per record (JSON, ByteArray): a file can be written
+    from lines made elsewhere (the sink's line path) and single records' lines."""
+
+    def record_line(self, record: SinkRecord) -> bytes:
+        """The line of ``record`` (not a Struct), separator included."""
+        ...
+
+    def write_lines(self, parts: Iterable[bytes], out: BinaryIO) -> None:
+        """Write one complete file of ``parts`` (whole lines, separators included), in order."""
         ...
 
 

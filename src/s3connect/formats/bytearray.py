@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import BinaryIO
 
 from s3connect.connect.records import SinkRecord
@@ -12,8 +12,8 @@ from s3connect.formats.common import (
     check_compression,
     check_level,
     gunzip,
-    open_stream,
     split_records,
+    write_parts,
 )
 
 __all__ = ["BYTES_SCHEMA", "ByteArrayFormat", "read_bytearray"]
@@ -52,20 +52,29 @@ class ByteArrayFormat:
         """
         if not records:
             raise ValueError("A file needs at least one record")
-        stream = open_stream(out, self.compression, self.level)
-        for record in records:
-            value = record.value
-            if isinstance(value, str):
-                data = value.encode("utf-8")
-            elif isinstance(value, bytes | bytearray | memoryview):
-                data = bytes(value)
-            else:
-                raise ValueError(
-                    "ByteArrayFormat needs bytes values (ByteArrayConverter is not compatible "
-                    f"with objects of type {type(value).__name__}); offset {record.offset}"
-                )
-            stream.write(data + self.separator)
-        stream.close()
+        write_parts(map(self.record_line, records), out, self.compression, self.level)
+
+    def record_line(self, record: SinkRecord) -> bytes:
+        """A record's value bytes and the separator.
+
+        Raises:
+            ValueError: a value that is neither bytes nor str (e.g. a null).
+        """
+        value = record.value
+        if isinstance(value, str):
+            data = value.encode("utf-8")
+        elif isinstance(value, bytes | bytearray | memoryview):
+            data = bytes(value)
+        else:
+            raise ValueError(
+                "ByteArrayFormat needs bytes values (ByteArrayConverter is not compatible "
+                f"with objects of type {type(value).__name__}); offset {record.offset}"
+            )
+        return data + self.separator
+
+    def write_lines(self, parts: Iterable[bytes], out: BinaryIO) -> None:
+        """Write one complete file from whole lines (separators included), in order."""
+        write_parts(parts, out, self.compression, self.level)
 
 
 def read_bytearray(data: bytes, extension: str, separator: bytes) -> FileRecords:

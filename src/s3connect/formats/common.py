@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import BinaryIO
 
 from s3connect.connect.records import SinkRecord
@@ -23,6 +23,7 @@ __all__ = [
     "read_long",
     "read_varint",
     "split_records",
+    "write_parts",
 ]
 
 COMPRESSIONS = ("none", "gzip")
@@ -112,6 +113,14 @@ class PlainStream:
 def open_stream(out: BinaryIO, compression: str, level: int) -> GzipStream | PlainStream:
     """Wrap ``out`` for ``s3.compression.type``, as S3OutputStream.wrapForCompression does."""
     return GzipStream(out, level) if compression == "gzip" else PlainStream(out)
+
+
+def write_parts(parts: Iterable[bytes], out: BinaryIO, compression: str, level: int) -> None:
+    """Write ``parts`` in order as one complete (optionally gzipped) file."""
+    stream = open_stream(out, compression, level)
+    for part in parts:
+        stream.write(part)
+    stream.close()
 
 
 def read_varint(fo: BinaryIO) -> int:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import BinaryIO
+from collections.abc import Iterable, Sequence
+from typing import Any, BinaryIO
 
 from s3connect.connect.json_data import dumps_json
 from s3connect.connect.records import SinkRecord
-from s3connect.connect.schema import Type
+from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import (
@@ -17,10 +17,11 @@ from s3connect.formats.common import (
     gunzip,
     open_stream,
     split_records,
+    write_parts,
 )
 from s3connect.util.jackson import dumps_fast
 
-__all__ = ["JsonFormat", "read_json"]
+__all__ = ["JsonFormat", "json_line", "read_json"]
 
 _LINE_SEPARATOR = b"\n"  # System.lineSeparator() on the Linux workers Confluent runs on
 
@@ -55,15 +56,30 @@ class JsonFormat:
         schema = file_schema(records)
         stream = open_stream(out, self.compression, self.level)
         is_struct = schema is not None and schema.type is Type.STRUCT
-        plain = schema is None or schema.type is Type.STRING  # what orjson may write
         for record in records:
             if is_struct and record.value is not None:
                 line = self._converter.from_connect(record.topic, schema, record.value)
                 assert line is not None
-            elif not plain or (line := dumps_fast(record.value)) is None:
-                line = dumps_json(record.value, schema).encode("utf-8")
+            else:
+                line = json_line(record.value, schema)
             stream.write(line + _LINE_SEPARATOR)
         stream.close()
+
+    def record_line(self, record: SinkRecord) -> bytes:
+        """The line of a record whose value is not a Struct, separator included."""
+        return json_line(record.value, record.value_schema) + _LINE_SEPARATOR
+
+    def write_lines(self, parts: Iterable[bytes], out: BinaryIO) -> None:
+        """Write one complete file from whole lines (separators included), in order."""
+        write_parts(parts, out, self.compression, self.level)
+
+
+def json_line(value: Any, schema: ConnectSchema | None) -> bytes:
+    """A value that is not a Struct as Jackson's ObjectMapper writes it (no line separator)."""
+    plain = schema is None or schema.type is Type.STRING  # what orjson may write
+    if not plain or (line := dumps_fast(value)) is None:
+        line = dumps_json(value, schema).encode("utf-8")
+    return line
 
 
 def read_json(data: bytes, extension: str, separator: bytes) -> FileRecords:

@@ -23,6 +23,7 @@ from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
+from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import (
     DailyPartitioner,
     DefaultPartitioner,
@@ -341,6 +342,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
         tombstone_partition=config.keys_headers.tombstone_encoded_partition,
         value_needs_schema=_needs_schema(config),
         tolerate_errors=config.errors.tolerance == "all",
+        lines=line_plan(config),
     )
 
 

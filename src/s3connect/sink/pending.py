@@ -12,6 +12,7 @@ gives the raw records alone, and the writer converts them again.
 from __future__ import annotations
 
 import io
+import itertools
 import pickle
 import struct
 from dataclasses import dataclass
@@ -21,10 +22,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from s3connect.connect.records import RawRecord, SinkRecord
+from s3connect.sink.lines import LineRun
 from s3connect.sink.rotation import RotatorState
-from s3connect.sink.writer import PendingRecord, TopicPartitionWriter
+from s3connect.sink.writer import Entry, PendingRecord, TopicPartitionWriter
 
-__all__ = ["OpenChunks", "decode_pending", "encode_pending", "open_chunks"]
+__all__ = ["OpenChunks", "decode_pending", "encode_entries", "encode_pending", "open_chunks"]
 
 _SCHEMA = pa.schema(
     [
@@ -92,9 +94,57 @@ def open_chunks(writer: TopicPartitionWriter) -> OpenChunks:
     still-open records are added; otherwise every open record is saved anew."""
     if writer.flushed:
         state, pending = writer.snapshot()
-        return OpenChunks(state, [encode_pending(pending)] if pending else [], replace=True)
-    new = writer.new_pending()
-    return OpenChunks(writer.rotator.state, [encode_pending(new)] if new else [], replace=False)
+        return OpenChunks(state, encode_entries(pending), replace=True)
+    return OpenChunks(writer.rotator.state, encode_entries(writer.new_pending()), replace=False)
+
+
+def encode_entries(entries: list[Entry]) -> list[bytes]:
+    """Chunks of open-file entries in offset order: one per stretch of single records, one per
+    stretch of line runs (of the same file)."""
+    chunks: list[bytes] = []
+    stretches = itertools.groupby(entries, key=lambda e: (e.__class__, e.encoded_partition))
+    for (kind, _), stretch in stretches:
+        if kind is LineRun:
+            chunks.append(_encode_runs(list(stretch)))  # type: ignore[arg-type]
+        else:
+            chunks.append(encode_pending(list(stretch)))  # type: ignore[arg-type]
+    return chunks
+
+
+# A chunk of line runs: _RUNS, then an Arrow stream of the Kafka columns and the lines, the
+# encoded partition and the plan in its schema's metadata.
+_RUNS = b"S3CLINE1"
+_RUN_COLUMNS = ("offset", "timestamp", "key", "value", "headers")
+
+
+def _encode_runs(runs: list[LineRun]) -> bytes:
+    batches = [
+        pa.RecordBatch.from_arrays(
+            [*(r.columns.column(c) for c in _RUN_COLUMNS), r.lines], [*_RUN_COLUMNS, "line"]
+        )
+        for r in runs
+    ]
+    first = runs[0]
+    schema = batches[0].schema.with_metadata(
+        {"encoded_partition": first.encoded_partition, "plan": first.plan}
+    )
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, schema, options=_WRITE_OPTIONS) as stream:
+        for batch in batches:
+            stream.write_batch(batch.cast(schema) if batch.schema != schema else batch)
+    return _RUNS + bytes(sink.getvalue().to_pybytes())
+
+
+def _decode_runs(chunk: bytes) -> list[Entry]:
+    table = pa.ipc.open_stream(chunk[len(_RUNS) :]).read_all().combine_chunks()
+    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+    batch = table.to_batches()[0] if table.num_rows else None
+    if batch is None:
+        return []
+    columns = pa.RecordBatch.from_arrays(
+        [batch.column(c) for c in _RUN_COLUMNS], list(_RUN_COLUMNS)
+    )
+    return [LineRun(meta["encoded_partition"], columns, batch.column("line"), meta["plan"])]
 
 
 def _encode_raw(records: list[PendingRecord]) -> bytes:
@@ -118,8 +168,16 @@ def _encode_raw(records: list[PendingRecord]) -> bytes:
     return bytes(sink.getvalue().to_pybytes())
 
 
-def decode_pending(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
-    """The records of one chunk written by :func:`encode_pending`."""
+def decode_pending(topic: str, partition: int, chunk: bytes) -> list[Entry]:
+    """The records of one chunk written by :func:`encode_pending` or :func:`encode_entries`."""
+    if chunk.startswith(_RUNS):
+        return _decode_runs(chunk)
+    entries: list[Entry] = []
+    entries += _decode_records(topic, partition, chunk)
+    return entries
+
+
+def _decode_records(topic: str, partition: int, chunk: bytes) -> list[PendingRecord]:
     if not chunk.startswith(_CACHED):
         return _decode_raw(topic, partition, chunk)
     at = len(_CACHED) + _SIZES.size

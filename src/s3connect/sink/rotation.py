@@ -412,6 +412,32 @@ class Rotator:
                 commits.append(self._commit(RotationReason.FLUSH_SIZE, before_record=False))
             return commits
 
+    def room(self, encoded_partition: str, schema_key: SchemaKey) -> int:
+        """How many more records :meth:`extend` may add to the one open file: those with this
+        encoded partition and schema that only flush.size can rotate; 0 when any could rotate
+        otherwise (time-based rotation, another open file, or none open)."""
+        files = self._state.open_files
+        if not self._count_only or len(files) != 1:
+            return 0
+        f = files[0]
+        if f.encoded_partition != encoded_partition or f.schema_key != schema_key:
+            return 0
+        return max(self._policy.flush_size - f.record_count, 0)
+
+    def extend(self, last_offset: int, count: int) -> list[Commit]:
+        """Offer ``count`` records ending at ``last_offset`` that all join the one open file, at
+        most :meth:`room` of them (the same state and commits as offering each without a
+        timestamp)."""
+        st = self._state
+        f = st.open_files[0]
+        f.end_offset = last_offset
+        f.record_count += count
+        st.current_encoded_partition = f.encoded_partition
+        st.current_offset = last_offset
+        if f.record_count >= self._policy.flush_size:
+            return [self._commit(RotationReason.FLUSH_SIZE, before_record=False)]
+        return []
+
     def on_timer(self, now_ms: int | None = None) -> list[Commit]:
         """Commit on time with no new record (Confluent's ``commitOnTimeIfNoData``).
 

@@ -5,11 +5,9 @@ pyarrow: Spark only calls it."""
 
 from __future__ import annotations
 
-import base64
 import contextlib
+import dataclasses
 import gc
-import itertools
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,18 +17,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from s3connect.config.sink import SinkConfig
-from s3connect.connect.records import RawRecord
 from s3connect.sink.context import build_writer_context
+from s3connect.sink.lines import LinePlan
 from s3connect.sink.output import output_batch
 from s3connect.sink.partition_state import PartitionStateStore
 from s3connect.sink.pending import decode_pending, open_chunks
+from s3connect.sink.rows import batch_records
 from s3connect.sink.writer import CommittedObject, TopicPartitionWriter, WriterContext
 
-__all__ = [
-    "PartitionTask",
-    "gc_paused",
-    "raw_records",
-]
+__all__ = ["PartitionTask", "gc_paused"]
 
 
 class PartitionTask:
@@ -39,13 +34,19 @@ class PartitionTask:
     and open records carry over between micro-batches in :class:`PartitionStateStore` files in
     the checkpoint, keyed by offset."""
 
-    def __init__(self, config: SinkConfig, state_root: str, now_ms: int) -> None:
+    def __init__(
+        self, config: SinkConfig, state_root: str, now_ms: int, *, line_path: bool = True
+    ) -> None:
         self._config = config
         self._state_root = state_root
         self._now_ms = now_ms
+        self._line_path = line_path
+        """Whether runs of records may take the line path (:mod:`s3connect.sink.lines`)."""
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         ctx = build_writer_context(self._config)
+        if not self._line_path:
+            ctx = dataclasses.replace(ctx, lines=None)
         store = PartitionStateStore(Path(self._state_root))
         done: set[tuple[str, int]] = set()
         current: _OpenPartition | None = None
@@ -62,7 +63,7 @@ class PartitionTask:
                             )
                         done.add((topic, partition))
                         current = _OpenPartition.start(ctx, store, topic, partition, rows)
-                    current.write(rows, self._now_ms)
+                    current.write(rows, ctx.lines, self._now_ms)
             if current is not None:
                 yield current.finish(store, self._now_ms)
 
@@ -94,21 +95,13 @@ class _OpenPartition:
         writer = TopicPartitionWriter(ctx, topic, partition, saved.rotator if saved else None, load)
         return cls((topic, partition), writer, saved.next_offset if saved else None, chunks)
 
-    def write(self, rows: pa.RecordBatch, now_ms: int) -> None:
-        headers = rows.column("headers")
-        offsets = rows.column("offset").to_pylist()
-        self.committed += self.writer.write(
-            raw_records(
-                *self.key,
-                offsets,
-                rows.column("timestamp").to_pylist(),
-                _binaries(rows.column("key")),
-                _binaries(rows.column("value")),
-                None if headers.null_count == len(headers) else headers.to_pylist(),
-            ),
-            now_ms,
-        )
-        self.last_offset = offsets[-1]
+    def write(self, rows: pa.RecordBatch, plan: LinePlan | None, now_ms: int) -> None:
+        lines = None if plan is None else plan.lines(rows.column("value"))
+        if lines is None or plan is None:
+            self.committed += self.writer.write(batch_records(*self.key, rows), now_ms)
+        else:
+            self.committed += self.writer.write_run(rows, lines, plan, now_ms)
+        self.last_offset = rows.column("offset")[-1].as_py()
 
     def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
         writer = self.writer
@@ -117,13 +110,6 @@ class _OpenPartition:
         chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
         store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
         return output_batch(self.committed, writer.dead_letters)
-
-
-def _binaries(column: pa.Array) -> list[bytes | None]:
-    """A binary column as bytes (None for nulls): by way of NumPy, half the cost of to_pylist."""
-    if column.null_count == len(column):
-        return [None] * len(column)
-    return column.to_numpy(zero_copy_only=False).tolist()  # type: ignore[no-any-return]
 
 
 def _partition_runs(batch: pa.RecordBatch) -> Iterator[tuple[tuple[str, int], pa.RecordBatch]]:
@@ -155,32 +141,3 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def raw_records(
-    topic: str,
-    partition: int,
-    offsets: list[int],
-    timestamps: list[int | None],
-    keys: list[bytes | None],
-    values: list[bytes | None],
-    headers: list[str | None] | None,
-) -> Iterator[RawRecord]:
-    for offset, ts, k, v, h in zip(
-        offsets,
-        timestamps,
-        keys,
-        values,
-        itertools.repeat(None) if headers is None else headers,
-        strict=False,
-    ):
-        yield RawRecord(topic, partition, offset, ts, k, v, () if h is None else _json_headers(h))
-
-
-def _json_headers(text: str) -> tuple[tuple[str, bytes | None], ...]:
-    """Headers from Spark's ``to_json`` of the Kafka source's ``headers`` (binary values in
-    base64; a null value written as null or left out)."""
-    return tuple(
-        (h["key"], None if h.get("value") is None else base64.b64decode(h["value"]))
-        for h in json.loads(text)
-    )

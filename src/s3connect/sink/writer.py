@@ -30,22 +30,27 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO, Literal
+
+import pyarrow as pa
 
 from s3connect.connect.projection import project_record
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.errors import RecordError
-from s3connect.formats.base import Format
+from s3connect.formats.base import Format, LineFormat
 from s3connect.formats.views import header_texts
 from s3connect.sink.dead_letters import DeadLetter
+from s3connect.sink.lines import LinePlan, LineRun, joined_lines
 from s3connect.sink.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
+from s3connect.sink.rows import batch_records
 from s3connect.storage.base import Storage
 
 __all__ = [
     "CommittedObject",
+    "Entry",
     "PendingRecord",
     "TopicPartitionWriter",
     "WriterContext",
@@ -61,6 +66,19 @@ class PendingRecord:
     raw: RawRecord
     encoded_partition: str
     converted: SinkRecord | None = None
+
+    @property
+    def first_offset(self) -> int:
+        return self.raw.offset
+
+    last_offset = first_offset
+
+    def __len__(self) -> int:
+        return 1
+
+
+Entry = PendingRecord | LineRun
+"""What an open file holds: single records, or runs of records already written as lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +107,7 @@ class WriterContext:
             record fails on its own, before it joins a file.
         tolerate_errors: ``errors.tolerance=all``: a record that fails becomes a dead letter
             (:attr:`TopicPartitionWriter.dead_letters`) instead of failing the batch.
+        lines: The line path (:mod:`s3connect.sink.lines`), None when records go one by one.
     """
 
     convert: Callable[[RawRecord], SinkRecord | None]
@@ -106,6 +125,7 @@ class WriterContext:
     tombstone_partition: str = "tombstone"
     value_needs_schema: bool = False
     tolerate_errors: bool = False
+    lines: LinePlan | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +158,6 @@ class _CountingWriter(io.RawIOBase):
         return n
 
 
-@dataclass(slots=True)
-class _Open:
-    records: list[PendingRecord] = field(default_factory=list)
-
-
 class TopicPartitionWriter:
     """Writes the files of one Kafka topic-partition.
 
@@ -162,7 +177,7 @@ class TopicPartitionWriter:
         topic: str,
         partition: int,
         state: RotatorState | None = None,
-        load_pending: Callable[[], list[PendingRecord]] | None = None,
+        load_pending: Callable[[], list[Entry]] | None = None,
     ) -> None:
         self._ctx = ctx
         self._topic = topic
@@ -170,8 +185,8 @@ class TopicPartitionWriter:
         self._rotator = Rotator(ctx.policy, state, topic=topic, partition=partition)
         self._load_pending = load_pending
         self._has_saved = bool(state and state.open_files) and load_pending is not None
-        self._open: dict[str, list[PendingRecord]] = {}
-        self._new: list[PendingRecord] = []
+        self._open: dict[str, list[Entry]] = {}
+        self._new: list[Entry] = []
         self.flushed = False
         self.dead_letters: list[DeadLetter] = []
         """Records that failed with ``errors.tolerance=all``, in offset order."""
@@ -207,6 +222,36 @@ class TopicPartitionWriter:
             for commit in commits:
                 if not commit.before_record:
                     committed += self._flush(commit)
+        return committed
+
+    def write_run(
+        self, rows: pa.RecordBatch, lines: pa.Array, plan: LinePlan, now_ms: int
+    ) -> list[CommittedObject]:
+        """Handle the Kafka rows ``rows`` (in offset order) whose lines ``plan`` made: each run
+        that joins the one open file goes in whole (:meth:`Rotator.extend`); a record that
+        could start a file goes through :meth:`write`, so every rotation rule stays there."""
+        encoded = plan.encode_partition(self._topic, self._partition)
+        schema_key = self._ctx.schema_key(
+            SinkRecord(self._topic, self._partition, 0, None, None, None, None, plan.schema, ())
+        )
+        offsets = rows.column("offset")
+        committed: list[CommittedObject] = []
+        i, n = 0, rows.num_rows
+        while i < n:
+            take = min(self._rotator.room(encoded, schema_key), n - i)
+            if take == 0:
+                committed += self.write(
+                    batch_records(self._topic, self._partition, rows.slice(i, 1)), now_ms
+                )
+                i += 1
+                continue
+            commits = self._rotator.extend(offsets[i + take - 1].as_py(), take)
+            run = LineRun(encoded, rows.slice(i, take), lines.slice(i, take), plan.name)
+            self._open.setdefault(encoded, []).append(run)
+            self._new.append(run)
+            for commit in commits:
+                committed += self._flush(commit)
+            i += take
         return committed
 
     def _admit(self, raw: RawRecord, now_ms: int) -> tuple[SinkRecord, str, list[Commit]] | None:
@@ -301,15 +346,15 @@ class TopicPartitionWriter:
             committed += self._flush(commit)
         return committed
 
-    def snapshot(self) -> tuple[RotatorState, list[PendingRecord]]:
+    def snapshot(self) -> tuple[RotatorState, list[Entry]]:
         """The rotator state and the records of every open file, in offset order."""
         self._restore_saved()
         pending = sorted(
-            (p for records in self._open.values() for p in records), key=lambda p: p.raw.offset
+            (p for records in self._open.values() for p in records), key=lambda p: p.first_offset
         )
         return self._rotator.state, pending
 
-    def new_pending(self) -> list[PendingRecord]:
+    def new_pending(self) -> list[Entry]:
         """Records added since construction that are still in open files (when nothing was
         flushed, saving just these next to the earlier saved ones is enough)."""
         open_ids = {id(p) for records in self._open.values() for p in records}
@@ -320,9 +365,16 @@ class TopicPartitionWriter:
             return
         saved = self._load_pending()
         self._has_saved = False
-        merged: dict[str, list[PendingRecord]] = {}
+        merged: dict[str, list[Entry]] = {}
+        plan = self._ctx.lines
         for p in saved:
-            merged.setdefault(p.encoded_partition, []).append(p)
+            if isinstance(p, LineRun) and (plan is None or p.plan != plan.name):
+                raws = batch_records(self._topic, self._partition, p.columns)
+                merged.setdefault(p.encoded_partition, []).extend(
+                    PendingRecord(raw, p.encoded_partition) for raw in raws
+                )
+            else:
+                merged.setdefault(p.encoded_partition, []).append(p)
         for encoded, records in self._open.items():
             merged.setdefault(encoded, []).extend(records)
         self._open = merged
@@ -341,16 +393,20 @@ class TopicPartitionWriter:
         out: list[CommittedObject] = []
         for info in commit.files:
             records = self._open.pop(info.encoded_partition, [])
+            count = sum(map(len, records))
             if (
-                len(records) != info.record_count
-                or records[0].raw.offset != info.start_offset
-                or records[-1].raw.offset != info.end_offset
+                count != info.record_count
+                or records[0].first_offset != info.start_offset
+                or records[-1].last_offset != info.end_offset
             ):
                 raise RuntimeError(
                     f"writer state out of step with the rotator for {self._topic}-"
-                    f"{self._partition} {info}: holding {len(records)} records"
+                    f"{self._partition} {info}: holding {count} records"
                 )
-            out.append(self._write_file(info.encoded_partition, records))
+            if any(isinstance(p, LineRun) for p in records):
+                out.append(self._write_line_file(info.encoded_partition, records, count))
+            else:
+                out.append(self._write_file(info.encoded_partition, records))  # type: ignore[arg-type]
         return out
 
     def _again(self, raw: RawRecord) -> SinkRecord:
@@ -394,6 +450,31 @@ class TopicPartitionWriter:
             end_offset=end,
             record_count=len(records),
             bytes=size,
+        )
+
+    def _write_line_file(self, encoded: str, entries: list[Entry], count: int) -> CommittedObject:
+        """A file of the line path: its runs' lines and its single records' (written by the
+        format), in order (no keys or headers files: the line path has none)."""
+        plan, fmt = self._ctx.lines, self._ctx.format
+        assert plan is not None and isinstance(fmt, LineFormat)
+
+        def parts() -> Iterator[bytes]:
+            for p in entries:
+                if isinstance(p, LineRun):
+                    yield joined_lines(p.lines, plan.separator)
+                else:
+                    yield fmt.record_line(
+                        p.converted if p.converted is not None else self._again(p.raw)
+                    )
+
+        start, end = entries[0].first_offset, entries[-1].last_offset
+        tags = {"startOffset": str(start), "endOffset": str(end), "recordCount": str(count)}
+        key = self._ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
+        with self._ctx.storage.open_write(key, tags) as out:
+            counter = _CountingWriter(out)
+            fmt.write_lines(parts(), counter)  # type: ignore[arg-type]
+        return CommittedObject(
+            key, self._topic, self._partition, encoded, start, end, count, counter.count
         )
 
 

@@ -29,7 +29,8 @@ from s3connect.sink.dead_letters import DEAD_LETTER_COLUMNS, DeadLetter, dead_le
 from s3connect.sink.output import COMMIT_COLUMNS, OUTPUT_COLUMNS
 from s3connect.sink.pending import decode_pending, open_chunks
 from s3connect.sink.rotation import RotatorState
-from s3connect.sink.task import gc_paused, raw_records
+from s3connect.sink.rows import raw_records
+from s3connect.sink.task import gc_paused
 from s3connect.sink.writer import CommittedObject, TopicPartitionWriter, WriterContext
 
 __all__ = ["SinkProcessor"]

@@ -1,0 +1,214 @@
+"""The line path (s3connect.sink.lines) against the per-record path: on generated configs and
+records, the same objects byte for byte, the same output rows (committed objects, dead letters),
+the same errors and the same saved state, also when micro-batches switch between the paths."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+from s3connect.config.sink import SinkConfig
+from s3connect.sink.lines import LineRun, line_plan
+from s3connect.sink.partition_state import PartitionStateStore, local_state_root
+from s3connect.sink.pending import decode_pending
+from s3connect.sink.task import PartitionTask
+
+_PAIRS = {
+    "json-json": {
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "false",
+        "format.class": "io.confluent.connect.s3.format.json.JsonFormat",
+    },
+    "string-json": {
+        "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+        "format.class": "io.confluent.connect.s3.format.json.JsonFormat",
+    },
+    "string-bytearray": {
+        "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+        "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+    },
+    "bytearray-bytearray": {
+        "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+        "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+    },
+}
+
+_TEXTS = [
+    "plain ascii", "", "Zürich São Paulo", "李雷", "quote \" inside", "back\\slash", "tab\there",
+    "new\nline", "\x00\x1f\x7f", "😀 astral", "é" * 40, "x" * 300,
+]  # fmt: skip
+_JSONS = [
+    b'{"b":1,"a":2,"c":[1,2.5,null,true],"d":{"z":"\\u00e9","y":-0.0}}',
+    b'{"id":12345678901234567890,"f":1e300,"g":1.0E-5,"s":"\\ud83d\\ude00"}',
+    b"[1, 2, 3]", b'"a string"', b"42", b"3.25", b"true", b"null", b"", b"   ",
+    b"{not json", b'{"a":1} trailing', b"\xef\xbb\xbf{\"bom\":1}", b'{"dup":1,"dup":2}',
+    b'{"k":"\xf0\x9f\x98\x80","n":0.001,"m":1234567.0}',
+]  # fmt: skip
+
+
+def _value(rng: random.Random, pair: str) -> bytes | None:
+    if rng.random() < 0.03:
+        return None
+    if pair == "json-json":
+        if rng.random() < 0.8:  # most values convert: long line runs
+            return json.dumps(
+                {f"k{rng.randrange(40)}": rng.choice([1, -2.5, "v", None, [1], {"x": 1}])
+                 for _ in range(rng.randrange(1, 6))}
+            ).encode()  # fmt: skip
+        return rng.choice(_JSONS)
+    if pair == "bytearray-bytearray" or rng.random() < 0.05:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 12)))  # any bytes
+    if rng.random() < 0.05:
+        return rng.choice([b"\xed\xa0\x80", b"\xff", b"caf\xc3"])  # not UTF-8 (a surrogate...)
+    if rng.random() < 0.85:
+        return f"text {rng.randrange(10**6)} ok".encode()
+    return rng.choice(_TEXTS).encode()
+
+
+def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
+    extra: dict[str, str] = {}
+    if rng.random() < 0.5:
+        extra["errors.tolerance"] = "all"
+    if rng.random() < 0.5:
+        extra["behavior.on.null.values"] = "ignore"
+    if rng.random() < 0.3:
+        extra["s3.compression.type"] = "gzip"
+    if rng.random() < 0.3:
+        extra["schema.compatibility"] = rng.choice(["BACKWARD", "FORWARD", "FULL"])
+    if "bytearray" in pair and rng.random() < 0.5:
+        extra["format.bytearray.separator"] = rng.choice(["|", "\r\n", "--"])
+    return SinkConfig.from_mapping(
+        {
+            "name": "t",
+            "topics": "events",
+            "kafka.bootstrap.servers": "127.0.0.1:1",
+            "checkpoint.location": str(tmp / "cp"),
+            "s3.bucket.name": "b",
+            "store.url": f"file://{tmp / 'data'}",
+            "flush.size": str(rng.choice([1, 2, 3, 5, 8, 40])),
+            **_PAIRS[pair],
+            **extra,
+        }
+    )
+
+
+def _micro_batches(rng: random.Random, pair: str) -> list[list[pa.RecordBatch]]:
+    """Micro-batches of one partition, each split into Arrow batches; offsets with gaps."""
+    offset, out = rng.randrange(0, 5), []
+    for _ in range(rng.randrange(1, 6)):
+        arrow_batches = []
+        for _ in range(rng.randrange(1, 4)):
+            n = rng.randrange(1, 30)
+            offsets = []
+            for _ in range(n):
+                offsets.append(offset)
+                offset += 1 if rng.random() < 0.9 else rng.randrange(2, 5)
+            values = [_value(rng, pair) for _ in offsets]
+            arrow_batches.append(_rows(offsets, values))
+        out.append(arrow_batches)
+    return out
+
+
+def _rows(offsets: list[int], values: list[bytes | None]) -> pa.RecordBatch:
+    return pa.RecordBatch.from_pydict(
+        {
+            "topic": ["events"] * len(offsets),
+            "partition": pa.array([2] * len(offsets), pa.int32()),
+            "offset": pa.array(offsets, pa.int64()),
+            "timestamp": pa.array([1_700_000_000_000 + o for o in offsets], pa.int64()),
+            "key": pa.array([b"k%d" % o for o in offsets], pa.binary()),
+            "value": pa.array(values, pa.binary()),
+            "headers": pa.array([None] * len(offsets), pa.string()),
+        }
+    )
+
+
+def _run(
+    config: SinkConfig, batches: list[list[pa.RecordBatch]], paths: list[bool]
+) -> dict[str, Any]:
+    """Each micro-batch in a task of its own, taking the line path or not; what came out."""
+    root = local_state_root(config.streaming.checkpoint_location)
+    assert root is not None
+    rows: list[Any] = []
+    for micro_batch, line_path in zip(batches, paths, strict=True):
+        task = PartitionTask(config, str(root), 0, line_path=line_path)
+        try:
+            rows += [r for out in task(iter(micro_batch)) for r in out.to_pylist()]
+        except Exception as exc:  # the same failure on both paths
+            rows.append(("failed", type(exc).__name__, str(exc)))
+            break
+    data = Path(config.s3.store_url.removeprefix("file://"))
+    objects = {str(p.relative_to(data)): p.read_bytes() for p in data.rglob("*") if p.is_file()}
+    saved = PartitionStateStore(root).load("events", 2, 1 << 62)
+    state = None
+    if saved is not None:
+        entries = [e for c in saved.chunks for e in decode_pending("events", 2, c)]
+        state = (saved.rotator.to_dict(), saved.next_offset, _flat(entries))
+    return {"rows": rows, "objects": objects, "state": state}
+
+
+def _flat(entries: list[Any]) -> list[tuple[Any, ...]]:
+    """The saved open records, whatever their chunks' kind."""
+    out: list[tuple[Any, ...]] = []
+    for e in entries:
+        if isinstance(e, LineRun):
+            names = ("offset", "timestamp", "key", "value")
+            out += zip(*(e.columns.column(n).to_pylist() for n in names), strict=True)
+        else:
+            out.append((e.raw.offset, e.raw.timestamp, e.raw.key, e.raw.value))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(160))
+def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    pair = list(_PAIRS)[seed % len(_PAIRS)]
+    batches = _micro_batches(rng, pair)
+    results = []
+    mixed = [rng.random() < 0.5 for _ in batches]
+    for name, paths in (("reference", [False] * len(batches)), ("lines", [True] * len(batches)),
+                        ("mixed", mixed)):  # fmt: skip
+        config = _config(tmp_path / name, random.Random(seed * 7919), pair)
+        assert line_plan(config) is not None
+        results.append(_run(config, batches, paths))
+    reference, lines, mixed_result = results
+    assert lines == reference
+    assert mixed_result == reference
+
+
+def test_runs_are_saved_as_lines_and_written_from_them(tmp_path: Path) -> None:
+    config = SinkConfig.from_mapping(
+        {
+            "name": "t",
+            "topics": "events",
+            "kafka.bootstrap.servers": "127.0.0.1:1",
+            "checkpoint.location": str(tmp_path / "cp"),
+            "s3.bucket.name": "b",
+            "store.url": f"file://{tmp_path / 'data'}",
+            "flush.size": "10",
+            **_PAIRS["string-json"],
+        }
+    )
+    root = local_state_root(config.streaming.checkpoint_location)
+    assert root is not None
+    out = _run(config, [[_rows(list(range(7)), [b"a%d" % i for i in range(7)])]], [True])
+    assert out["rows"] == []
+    saved = PartitionStateStore(root).load("events", 2, 7)
+    assert saved is not None
+    # The record that opened the file went the per-record way, the rest as one line run.
+    entries = [e for c in saved.chunks for e in decode_pending("events", 2, c)]
+    assert [type(e).__name__ for e in entries] == ["PendingRecord", "LineRun"]
+    assert entries[1].lines.to_pylist() == [b'"a%d"' % i for i in range(1, 7)]
+    out = _run(config, [[_rows(list(range(7, 12)), [b"b%d" % i for i in range(7, 12)])]], [True])
+    assert [(r["object_key"], r["record_count"]) for r in out["rows"]] == [
+        ("topics/events/partition=2/events+2+0000000000.json", 10)
+    ]
+    lines = [f'"a{i}"' for i in range(7)] + [f'"b{i}"' for i in range(7, 10)]
+    assert out["objects"] == {
+        "topics/events/partition=2/events+2+0000000000.json": ("\n".join(lines) + "\n").encode()
+    }
