@@ -11,7 +11,7 @@ objects, no per-record rotation.
 It writes exactly what the per-record path writes. A run goes the per-record way instead when
 any of its values is not provably written the same: a null (tombstone), bytes that are not
 UTF-8 for a String, a JSON value that does not convert (it may be a dead letter), a String
-whose quoting needs escapes (the exact writer quotes those). ``tests/unit/sink/test_lines.py``
+with a control character Jackson writes as ``\\u00XX`` or a character beyond the BMP. ``tests/unit/sink/test_lines.py``
 runs both paths on generated records and configs and compares objects, state and dead letters.
 """
 
@@ -145,22 +145,30 @@ def _utf8_lines(values: pa.Array) -> pa.Array | None:
     return values
 
 
-# Jackson escapes these in a JSON string (and every UTF-16 surrogate: characters beyond the BMP).
-_NEEDS_ESCAPE = r'[\x00-\x1f"\\]|[\x{10000}-\x{10ffff}]'
+# What Jackson escapes in a JSON string with a short escape (backslash first: the others add
+# backslashes); the rest of the control characters become \u00XX and characters beyond the BMP
+# surrogate pairs: values with those take the per-record path.
+_SHORT_ESCAPES = (
+    ("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"),
+    ("\b", "\\b"), ("\f", "\\f"),
+)  # fmt: skip
+_LONG_ESCAPES = r"[\x00-\x07\x0b\x0e-\x1f]|[\x{10000}-\x{10ffff}]"
 
 
 def _quoted_lines(values: pa.Array) -> pa.Array | None:
-    """StringConverter -> JsonFormat: each text as a JSON string; those needing an escape
-    per record (Jackson's)."""
+    """StringConverter -> JsonFormat: each text as a JSON string, as Jackson writes it."""
     import pyarrow.compute as pc
 
     if values.null_count or not _is_utf8(values):
         return None
     text = values.cast(pa.string())
-    if pc.any(pc.match_substring_regex(text, _NEEDS_ESCAPE)).as_py():
+    if pc.any(pc.match_substring_regex(text, _LONG_ESCAPES)).as_py():
         return None
+    for plain, escaped in _SHORT_ESCAPES:
+        if pc.any(pc.match_substring(text, plain)).as_py():
+            text = pc.replace_substring(text, plain, escaped)
     quote, empty = pa.scalar(b'"', pa.binary()), pa.scalar(b"", pa.binary())
-    return pc.binary_join_element_wise(quote, values.cast(pa.binary()), quote, empty)
+    return pc.binary_join_element_wise(quote, text.cast(pa.binary()), quote, empty)
 
 
 def _is_utf8(values: pa.Array) -> bool:

@@ -65,8 +65,11 @@ def _value(rng: random.Random, pair: str) -> bytes | None:
         return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 12)))  # any bytes
     if rng.random() < 0.05:
         return rng.choice([b"\xed\xa0\x80", b"\xff", b"caf\xc3"])  # not UTF-8 (a surrogate...)
-    if rng.random() < 0.85:
+    if rng.random() < 0.6:
         return f"text {rng.randrange(10**6)} ok".encode()
+    if rng.random() < 0.6:  # text that needs Jackson's short escapes only
+        parts = ['{"a":', '"b\\n"', "\\", "\r\b\f", "\t", "é", str(rng.random())]
+        return "".join(rng.choice(parts) for _ in range(rng.randrange(1, 8))).encode()
     return rng.choice(_TEXTS).encode()
 
 
