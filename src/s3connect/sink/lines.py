@@ -10,9 +10,9 @@ objects, no per-record rotation.
 
 It writes exactly what the per-record path writes. A run goes the per-record way instead when
 any of its values is not provably written the same: a null (tombstone), bytes that are not
-UTF-8 for a String, a JSON value that does not convert (it may be a dead letter), a String
-with a control character Jackson writes as ``\\u00XX`` or a character beyond the BMP. ``tests/unit/sink/test_lines.py``
-runs both paths on generated records and configs and compares objects, state and dead letters.
+UTF-8 for a String, a JSON value that does not convert (it may be a dead letter).
+``tests/unit/sink/test_lines.py`` runs both paths on generated records and configs and compares
+objects, state and dead letters.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from s3connect.convert.string import StringConverter
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
 from s3connect.sink.partitioners import DefaultPartitioner
+from s3connect.util.jackson import quote as jackson_quote
 
 __all__ = ["LinePlan", "LineRun", "joined_lines", "line_plan"]
 
@@ -145,30 +146,39 @@ def _utf8_lines(values: pa.Array) -> pa.Array | None:
     return values
 
 
-# What Jackson escapes in a JSON string with a short escape (backslash first: the others add
-# backslashes); the rest of the control characters become \u00XX and characters beyond the BMP
-# surrogate pairs: values with those take the per-record path.
-_SHORT_ESCAPES = (
-    ("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"),
-    ("\b", "\\b"), ("\f", "\\f"),
-)  # fmt: skip
-_LONG_ESCAPES = r"[\x00-\x07\x0b\x0e-\x1f]|[\x{10000}-\x{10ffff}]"
-
-
 def _quoted_lines(values: pa.Array) -> pa.Array | None:
-    """StringConverter -> JsonFormat: each text as a JSON string, as Jackson writes it."""
+    """StringConverter -> JsonFormat: each text as a JSON string, as Jackson writes it: the
+    characters to escape found once over the batch's bytes, each replaced in one pass."""
     import pyarrow.compute as pc
 
     if values.null_count or not _is_utf8(values):
         return None
     text = values.cast(pa.string())
-    if pc.any(pc.match_substring_regex(text, _LONG_ESCAPES)).as_py():
-        return None
-    for plain, escaped in _SHORT_ESCAPES:
-        if pc.any(pc.match_substring(text, plain)).as_py():
-            text = pc.replace_substring(text, plain, escaped)
+    for char in _escaped_chars(values):
+        escape = jackson_quote(char)[1:-1]
+        if char < " ":  # as a pattern (a NUL ends Arrow's C string); RE2 rewrites "\\" as "\"
+            pattern, escape = f"\\x{{{ord(char):x}}}", escape.replace("\\", "\\\\")
+            text = pc.replace_substring_regex(text, pattern, escape)
+        else:
+            text = pc.replace_substring(text, char, escape)
     quote, empty = pa.scalar(b'"', pa.binary()), pa.scalar(b"", pa.binary())
     return pc.binary_join_element_wise(quote, text.cast(pa.binary()), quote, empty)
+
+
+def _escaped_chars(values: pa.Array) -> list[str]:
+    """The distinct characters of ``values`` (UTF-8) that Jackson escapes: backslash first
+    (the other escapes add backslashes), then quote, controls and those beyond the BMP."""
+    import numpy as np
+
+    offsets = np.frombuffer(values.buffers()[1], np.int32)[values.offset :][: len(values) + 1]
+    data = np.frombuffer(values.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
+    found = np.unique(data[(data < 0x20) | (data == 0x22) | (data == 0x5C)]).tolist()
+    chars = sorted(map(chr, found), key=lambda c: c != "\\")
+    leads = np.flatnonzero(data >= 0xF0)  # a 4-byte UTF-8 sequence: a character beyond the BMP
+    if len(leads):
+        sequences = np.unique(np.stack([data[leads + i] for i in range(4)], axis=1), axis=0)
+        chars += [bytes(seq).decode() for seq in sequences.tolist()]
+    return chars
 
 
 def _is_utf8(values: pa.Array) -> bool:
