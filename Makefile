@@ -11,7 +11,8 @@ VERSITYGW_STAMP := .deps/bin/.versitygw-$(VERSITYGW_VERSION)
 
 .PHONY: install up down status test unit demo lint bench clean
 
-$(STAMP): pyproject.toml stack/kafka-pom.xml stack/connect-pom.xml stack/spark-pom.xml stack/fetch_jars.py
+$(STAMP): pyproject.toml stack/kafka-pom.xml stack/connect-pom.xml stack/spark-pom.xml stack/fetch_jars.py \
+		$(wildcard jvm/src/s3connect/jvm/*.java)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,local]'

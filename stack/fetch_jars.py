@@ -7,6 +7,8 @@
 - ``.deps/spark-jars``: the Spark Kafka connector, spark-avro and Delta (``stack/spark-pom.xml``)
   minus every artifact PySpark's own ``jars/`` already has (as ``spark.jars.packages`` would skip
   Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.session.get_spark`.
+- ``.deps/spark-jars/s3connect-jvm.jar``: this project's own JVM code (``jvm/src``, the sink's
+  JSON line function), compiled with ``javac`` against PySpark's jars and the ones above.
 - ``.deps/schema-registry``: Apicurio Registry, a real server of Confluent's Schema Registry REST
   API (under ``/apis/ccompat/v7``), run by ``stack/stack.py``. Its release is published on Maven
   Central as a ready-to-run Quarkus distribution (``apicurio-registry-app:<v>:tar.gz:all``, a
@@ -20,6 +22,8 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,6 +70,24 @@ def _spark_extras(all_jars: Path, out: Path) -> None:
     print(f"{out.relative_to(ROOT)}: {len(kept)} jars beside PySpark's own")
 
 
+def _build_jvm(src: Path, jar: Path) -> None:
+    """Compile ``src`` (Java 17) into ``jar``, against PySpark's jars and those beside ``jar``."""
+    import pyspark
+
+    sources = sorted(src.rglob("*.java"))
+    classpath = [str(Path(pyspark.__file__).parent / "jars" / "*"), str(jar.parent / "*")]
+    with tempfile.TemporaryDirectory() as classes:
+        subprocess.run(
+            ["javac", "--release", "17", "-nowarn", "-cp", ":".join(classpath), "-d", classes,
+             *map(str, sources)],
+            check=True,
+        )  # fmt: skip
+        with zipfile.ZipFile(jar, "w", zipfile.ZIP_DEFLATED) as out:
+            for path in sorted(Path(classes).rglob("*.class")):
+                out.write(path, path.relative_to(classes).as_posix())
+    print(f"{jar.relative_to(ROOT)}: {len(sources)} Java sources")
+
+
 def _schema_registry(coords: str, out: Path) -> None:
     """Fetch the registry distribution with Maven, unpack it into ``out`` (once per version)."""
     stamp = out / ".artifact"
@@ -97,6 +119,7 @@ def main() -> int:
     _mvn_copy(ROOT / "stack" / "connect-pom.xml", DEPS / "connect-libs")
     _mvn_copy(ROOT / "stack" / "spark-pom.xml", DEPS / "spark-jars-all")
     _spark_extras(DEPS / "spark-jars-all", DEPS / "spark-jars")
+    _build_jvm(ROOT / "jvm" / "src", DEPS / "spark-jars" / "s3connect-jvm.jar")
     _schema_registry(REGISTRY, DEPS / "schema-registry")
     return 0
 

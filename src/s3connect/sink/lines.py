@@ -80,14 +80,16 @@ class LinePlan:
         name: Names the converter and format pair (saved with open runs).
         schema: The value schema the converter gives every record (None: schemaless).
         separator: What follows each line in a file.
-        lines: The values' lines, or None when some value must take the per-record path.
+        lines: The lines of a batch of Kafka rows (``value``, and ``line`` when Spark computed
+            them: :mod:`s3connect.spark.jvm_lines`): null where a record must take the
+            per-record path; None: the whole batch must.
         encode_partition: Kafka partition -> the DefaultPartitioner's encoded partition.
     """
 
     name: str
     schema: ConnectSchema | None
     separator: bytes
-    lines: Callable[[pa.Array], pa.Array | None]
+    lines: Callable[[pa.RecordBatch], pa.Array | None]
     encode_partition: Callable[[str, int], str]
 
 
@@ -133,25 +135,25 @@ def _eligible(config: SinkConfig) -> bool:
     )
 
 
-def _raw_lines(values: pa.Array) -> pa.Array | None:
-    """ByteArrayConverter -> ByteArrayFormat: the value's bytes."""
-    return None if values.null_count else values
+def _raw_lines(rows: pa.RecordBatch) -> pa.Array | None:
+    """ByteArrayConverter -> ByteArrayFormat: the value's bytes (a null: per record)."""
+    return rows.column("value")
 
 
-def _utf8_lines(values: pa.Array) -> pa.Array | None:
+def _utf8_lines(rows: pa.RecordBatch) -> pa.Array | None:
     """StringConverter -> ByteArrayFormat: the text's UTF-8, the value's bytes when they are
     UTF-8 (else Java's decoding replaces malformed bytes: per record)."""
-    if values.null_count or not _is_utf8(values):
-        return None
-    return values
+    values = rows.column("value")
+    return values if _is_utf8(values) else None
 
 
-def _quoted_lines(values: pa.Array) -> pa.Array | None:
+def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:
     """StringConverter -> JsonFormat: each text as a JSON string, as Jackson writes it: the
     characters to escape found once over the batch's bytes, each replaced in one pass."""
     import pyarrow.compute as pc
 
-    if values.null_count or not _is_utf8(values):
+    values = rows.column("value")
+    if not _is_utf8(values):
         return None
     text = values.cast(pa.string())
     for char in _escaped_chars(values):
@@ -189,23 +191,23 @@ def _is_utf8(values: pa.Array) -> bool:
     return True
 
 
-def _json_lines() -> Callable[[pa.Array], pa.Array | None]:
+def _json_lines() -> Callable[[pa.RecordBatch], pa.Array | None]:
     """JsonConverter (schemas.enable=false) -> JsonFormat: each value read as Kafka reads it and
-    written as Jackson writes it; a value that does not convert, or a null, per record."""
+    written as Jackson writes it (Kafka's own classes did it in Spark when there is a ``line``
+    column); a value that does not convert, or a null or blank one, per record."""
     converter = JsonConverter(schemas_enable=False)
 
-    def lines(values: pa.Array) -> pa.Array | None:
-        if values.null_count:
+    def line(data: bytes | None) -> bytes | None:
+        try:
+            value, _ = converter.to_connect("", data)
+        except ValueError:
             return None
-        out = []
-        for data in values.to_numpy(zero_copy_only=False).tolist():
-            try:
-                value, _ = converter.to_connect("", data)
-            except ValueError:
-                return None
-            if value is None:  # blank: a null value
-                return None
-            out.append(json_line(value, None))
-        return pa.array(out, pa.binary())
+        return None if value is None else json_line(value, None)
+
+    def lines(rows: pa.RecordBatch) -> pa.Array | None:
+        if "line" in rows.schema.names:
+            return rows.column("line")
+        values = rows.column("value").to_numpy(zero_copy_only=False).tolist()
+        return pa.array(map(line, values), pa.binary())
 
     return lines

@@ -8,11 +8,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -96,11 +98,14 @@ class _OpenPartition:
         return cls((topic, partition), writer, saved.next_offset if saved else None, chunks)
 
     def write(self, rows: pa.RecordBatch, plan: LinePlan | None, now_ms: int) -> None:
-        lines = None if plan is None else plan.lines(rows.column("value"))
-        if lines is None or plan is None:
-            self.committed += self.writer.write(batch_records(*self.key, rows), now_ms)
-        else:
-            self.committed += self.writer.write_run(rows, lines, plan, now_ms)
+        lines = None if plan is None else plan.lines(rows)
+        for start, end, valid in _stretches(lines, rows.num_rows):
+            part = rows.slice(start, end - start)
+            if valid and plan is not None and lines is not None:
+                run = self.writer.write_run(part, lines.slice(start, end - start), plan, now_ms)
+                self.committed += run
+            else:
+                self.committed += self.writer.write(batch_records(*self.key, part), now_ms)
         self.last_offset = rows.column("offset")[-1].as_py()
 
     def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
@@ -110,6 +115,17 @@ class _OpenPartition:
         chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
         store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
         return output_batch(self.committed, writer.dead_letters)
+
+
+def _stretches(lines: pa.Array | None, n: int) -> list[tuple[int, int, bool]]:
+    """(start, end, has lines) of the stretches of a batch with lines and without (None: none)."""
+    if lines is None or lines.null_count == n:
+        return [(0, n, False)]
+    if lines.null_count == 0:
+        return [(0, n, True)]
+    valid = lines.is_valid().to_numpy(zero_copy_only=False)
+    edges = [0, *(np.flatnonzero(valid[1:] != valid[:-1]) + 1).tolist(), n]
+    return [(a, b, bool(valid[a])) for a, b in itertools.pairwise(edges)]
 
 
 def _partition_runs(batch: pa.RecordBatch) -> Iterator[tuple[tuple[str, int], pa.RecordBatch]]:

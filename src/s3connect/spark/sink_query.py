@@ -40,6 +40,7 @@ from s3connect.sink.partition_state import local_state_root
 from s3connect.sink.summary import BatchStats, SinkSummary
 from s3connect.sink.task import PartitionTask
 from s3connect.spark.dead_letter_queue import DeadLetterQueue, ensure_dlq_topic
+from s3connect.spark.jvm_lines import with_jvm_lines
 from s3connect.spark.progress import BatchProgress, await_query
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def _written_in_task(config: SinkConfig, state_root: Path) -> Callable[[DataFram
 
     def output(batch: DataFrame) -> DataFrame:
         task = PartitionTask(config, str(state_root), int(time.time() * 1000))
-        return processor_input(batch).mapInArrow(task, OUTPUT_SCHEMA)
+        return with_jvm_lines(processor_input(batch), config).mapInArrow(task, OUTPUT_SCHEMA)
 
     return output
 

@@ -1,0 +1,65 @@
+"""Kafka's own JsonConverter in the query: the JSON lines of the sink's line path computed in
+the JVM (``jvm/src/s3connect/jvm/SchemalessJsonLine.java``, in ``s3connect-jvm.jar``), beside the
+Kafka value column, for JsonConverter (``schemas.enable=false``) into JsonFormat.
+
+When the jar is not on the cluster (a Databricks cluster without the library, serverless
+compute), the Python workers compute the same lines (:mod:`s3connect.sink.lines`); so they do,
+record by record, wherever the JVM function returns null.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING
+
+from s3connect.config.sink import SinkConfig
+from s3connect.sink.lines import line_plan
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["FUNCTION", "JVM_LINES_ENV", "with_jvm_lines"]
+
+logger = logging.getLogger(__name__)
+
+FUNCTION = "s3connect_schemaless_json_line"
+_CLASS = "s3connect.jvm.SchemalessJsonLine"
+JVM_LINES_ENV = "S3CONNECT_JVM_LINES"
+"""Set to ``off`` to compute every line in the Python workers (to compare, or to rule it out)."""
+
+_registered: dict[int, bool] = {}
+
+
+def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
+    """``rows`` with a ``line`` column from Kafka's JsonConverter when the config's line path
+    is JSON to JSON and the function is on the cluster; else ``rows`` as they are."""
+    plan = line_plan(config)
+    if plan is None or plan.name != "json-json" or os.environ.get(JVM_LINES_ENV) == "off":
+        return rows
+    if not registered(rows.sparkSession):
+        return rows
+    from pyspark.sql import functions as F
+
+    return rows.withColumn("line", F.call_function(FUNCTION, F.col("value")))
+
+
+def registered(spark: SparkSession) -> bool:
+    """Register the JVM function in ``spark`` (once); False when its jar is not there."""
+    key = id(spark)
+    if key not in _registered:
+        from pyspark.sql.types import BinaryType
+
+        try:
+            spark.udf.registerJavaFunction(FUNCTION, _CLASS, BinaryType())
+            _registered[key] = True
+        except Exception as exc:  # the class or Kafka's connect-json is missing
+            logger.info(
+                "JSON lines are computed in the Python workers: %s is not on the cluster "
+                "(add s3connect-jvm.jar and org.apache.kafka:connect-json to its libraries to "
+                "compute them in the JVM): %s",
+                _CLASS,
+                str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+            )
+            _registered[key] = False
+    return _registered[key]
