@@ -9,7 +9,7 @@ VERSITYGW_VERSION := v1.8.0
 VERSITYGW := .deps/bin/versitygw
 VERSITYGW_STAMP := .deps/bin/.versitygw-$(VERSITYGW_VERSION)
 
-.PHONY: install up down status test unit demo lint bench clean
+.PHONY: install up down status test unit demo lint bench clean jvm-jar
 
 $(STAMP): pyproject.toml stack/kafka-pom.xml stack/connect-pom.xml stack/spark-pom.xml stack/fetch_jars.py \
 		$(wildcard jvm/src/s3connect/jvm/*.java)
@@ -35,6 +35,10 @@ $(VERSITYGW_STAMP):
 ## S3 server versitygw (built once with `go install`)
 install: $(STAMP) $(VERSITYGW_STAMP)
 	@test -x $(VERSITYGW) || { rm -f $(VERSITYGW_STAMP); $(MAKE) --no-print-directory $(VERSITYGW_STAMP); }
+
+## jvm-jar: the sink's JVM line function for the bundle (dist/s3connect-jvm.jar)
+jvm-jar: install
+	mkdir -p dist && cp .deps/spark-jars/s3connect-jvm.jar dist/
 
 ## up / down / status: the local Kafka broker and S3 server
 up: install

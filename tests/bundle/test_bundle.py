@@ -14,6 +14,7 @@ import fnmatch
 import re
 import shlex
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -329,15 +330,35 @@ def _assert_cluster_and_wheel(spec: Mapping[str, Any]) -> None:
         ".RocksDBStateStoreProvider"
     )
     # The wheel the artifact builds is the library every task installs.
-    [artifact] = BUNDLE.config["artifacts"].values()
+    artifacts = BUNDLE.config["artifacts"]
+    artifact = artifacts["s3connect_wheel"]
     assert artifact["type"] == "whl" and artifact["path"] == "."
     build = shlex.split(artifact["build"])
     wheel_dir = build[build.index("--wheel-dir") + 1]
     for task in spec["tasks"]:
-        [library] = task["libraries"]
+        [library] = [lib for lib in task["libraries"] if "whl" in lib]
         wheel = (BUNDLE.job_files["s3_sink"].parent / library["whl"]).resolve()
         assert wheel.parent == (ROOT / artifact["path"] / wheel_dir).resolve()
         assert fnmatch.fnmatch("s3connect-0.1.0-py3-none-any.whl", wheel.name)
+
+
+def test_the_sink_gets_the_jvm_line_function_and_the_converter_it_runs() -> None:
+    jar = BUNDLE.config["artifacts"]["s3connect_jvm"]
+    assert jar["type"] == "jar" and jar["build"] == "make jvm-jar"
+    [built] = jar["files"]
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"cp .deps/spark-jars/s3connect-jvm.jar {Path(built['source']).parent}/" in makefile
+    [task] = BUNDLE.jobs["s3_sink"]["tasks"]
+    jars = [lib["jar"] for lib in task["libraries"] if "jar" in lib]
+    assert [(BUNDLE.job_files["s3_sink"].parent / j).resolve() for j in jars] == [
+        (ROOT / built["source"]).resolve()
+    ]
+    # The same connect-json as the local stack's (the kafka-clients of Spark's Kafka connector).
+    pom = (ROOT / "stack" / "spark-pom.xml").read_text()
+    [maven] = [lib["maven"] for lib in task["libraries"] if "maven" in lib]
+    group, artifact_id, version = maven["coordinates"].split(":")
+    assert f"<artifactId>{artifact_id}</artifactId>\n      <version>{version}</version>" in pom
+    assert group == "org.apache.kafka"
 
 
 # ---------------------------------------------------------------------------------------------

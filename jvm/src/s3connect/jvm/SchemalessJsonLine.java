@@ -81,6 +81,11 @@ public final class SchemalessJsonLine implements UDF1<byte[], byte[]> {
     BigDecimal shown = new BigDecimal(Double.toString(d));
     int digits = shown.stripTrailingZeros().precision();
     BigDecimal exact = new BigDecimal(d);
+    if (digits <= 15 && exact.compareTo(shown) == 0) {
+      // d is exactly a decimal of at most 15 digits, so no other of at most 15 digits reads
+      // back as d (DBL_DIG): it is the shortest and nearest, what Java 19+ prints too.
+      return true;
+    }
     BigDecimal shortest = digits > 1 ? nearestReadingBack(exact, d, digits - 1) : null;
     if (shortest == null) {
       shortest = nearestReadingBack(exact, d, digits);
