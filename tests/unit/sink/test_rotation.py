@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -854,3 +855,43 @@ def test_partition_change_needs_rotate_interval_and_an_extractor_only() -> None:
     )
     assert off.offer(1, "b", timestamp=5) == []
     assert off.offer(2, "c", timestamp=None) == []  # no extractor: never on time
+
+
+@pytest.mark.parametrize("flush_size", [1, 2, 3, 7, 10])
+def test_extend_is_offering_each_record_of_a_run(flush_size: int) -> None:
+    rng = random.Random(flush_size)
+    policy = RotationPolicy(flush_size=flush_size)
+    one_by_one, runs = Rotator(policy), Rotator(policy)
+    offset, commits_one, commits_runs = 0, [], []
+    for _ in range(60):
+        n = rng.randrange(1, 12)
+        offsets = list(range(offset, offset + 2 * n, 2))  # gaps, as after compaction
+        offset += 2 * n
+        for o in offsets:
+            commits_one += one_by_one.offer(o, "partition=0", schema_key="s")
+        i = 0
+        while i < n:
+            take = min(runs.room("partition=0", "s"), n - i)
+            if take:
+                commits_runs += runs.extend(offsets[i + take - 1], take)
+            else:
+                take = 1
+                commits_runs += runs.offer(offsets[i], "partition=0", schema_key="s")
+            i += take
+        assert runs.state == one_by_one.state
+    assert commits_runs == commits_one
+    assert commits_one and all(c.files[0].record_count == flush_size for c in commits_one)
+
+
+def test_room_is_none_where_more_than_flush_size_could_rotate() -> None:
+    timed = Rotator(RotationPolicy(flush_size=5, rotate_interval_ms=1000))
+    timed.offer(0, "p", timestamp=0)
+    assert timed.room("p", None) == 0
+    counted = Rotator(RotationPolicy(flush_size=5))
+    assert counted.room("p", None) == 0  # no open file: the next record opens one
+    counted.offer(0, "p")
+    assert (counted.room("p", None), counted.room("q", None), counted.room("p", "other")) == (
+        4,
+        0,
+        0,
+    )
