@@ -99,16 +99,21 @@ def open_chunks(writer: TopicPartitionWriter) -> OpenChunks:
 
 
 def encode_entries(entries: list[Entry]) -> list[bytes]:
-    """Chunks of open-file entries in offset order: one per stretch of single records, one per
-    stretch of line runs (of the same file)."""
+    """Chunks of open-file entries in offset order: one per stretch of single records (of any
+    files), one per stretch of line runs of one file."""
     chunks: list[bytes] = []
-    stretches = itertools.groupby(entries, key=lambda e: (e.__class__, e.encoded_partition))
-    for (kind, _), stretch in stretches:
-        if kind is LineRun:
+    for kind, stretch in itertools.groupby(entries, key=_chunk_kind):
+        if kind is not None:
             chunks.append(_encode_runs(list(stretch)))  # type: ignore[arg-type]
         else:
             chunks.append(encode_pending(list(stretch)))  # type: ignore[arg-type]
     return chunks
+
+
+def _chunk_kind(entry: Entry) -> tuple[str, str] | None:
+    """What entries share a chunk: single records of any file (None), or the line runs of one
+    file and plan."""
+    return (entry.encoded_partition, entry.plan) if isinstance(entry, LineRun) else None
 
 
 # A chunk of line runs: _RUNS, then an Arrow stream of the Kafka columns and the lines, the

@@ -215,3 +215,27 @@ def test_runs_are_saved_as_lines_and_written_from_them(tmp_path: Path) -> None:
     assert out["objects"] == {
         "topics/events/partition=2/events+2+0000000000.json": ("\n".join(lines) + "\n").encode()
     }
+
+
+def test_open_records_of_many_files_share_one_chunk(tmp_path: Path) -> None:
+    config = SinkConfig.from_mapping(
+        {
+            "name": "t",
+            "topics": "events",
+            "kafka.bootstrap.servers": "127.0.0.1:1",
+            "checkpoint.location": str(tmp_path / "cp"),
+            "s3.bucket.name": "b",
+            "store.url": f"file://{tmp_path / 'data'}",
+            "flush.size": "1000",
+            "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
+            "partition.field.name": "r",
+            **_PAIRS["json-json"],
+        }
+    )
+    values = [json.dumps({"r": i % 8}).encode() for i in range(200)]
+    _run(config, [[_rows(list(range(200)), values)]], [True])
+    root = local_state_root(config.streaming.checkpoint_location)
+    assert root is not None
+    saved = PartitionStateStore(root).load("events", 2, 200)
+    assert saved is not None and len(saved.chunks) == 1
+    assert len(decode_pending("events", 2, saved.chunks[0])) == 200
