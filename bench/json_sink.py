@@ -23,7 +23,8 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
   ``json-gzip``: the same with ``s3.compression.type=gzip``. ``json-field``: FieldPartitioner on
   ``region``. ``string-json``: StringConverter -> JsonFormat (each value written as a JSON
   string). ``string-bytes``: StringConverter -> ByteArrayFormat (the value's bytes, one line
-  each).
+  each). ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
+  case: the same bytes as ``spark-text`` writes).
 - ``<s3connect variant>-baseline``: that variant run with another checkout's package
   (``--baseline DIR``: ``PYTHONPATH=DIR/src``, e.g. a ``git worktree`` of an earlier commit).
   With ``--baseline`` and no ``-baseline`` variant named in ``--variants``, each s3connect
@@ -93,6 +94,11 @@ S3CONNECT_VARIANTS: dict[str, dict[str, str]] = {
     "string-json": {**_STRING, **_JSON_FORMAT, **_DEFAULT},
     "string-bytes": {
         **_STRING,
+        "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+        **_DEFAULT,
+    },
+    "bytes-bytes": {
+        "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
         "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
         **_DEFAULT,
     },

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import struct
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,7 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     produce(producer, topic, values)
     written = {}
     for jvm in (True, False):
-        bucket = f"jvm-lines-{str(jvm).lower()}"
+        bucket = f"jvm-lines-{str(jvm).lower()}-{uuid.uuid4().hex[:8]}"
         s3.create_bucket(Bucket=bucket)
         keys = sink_keys(topic, bucket, tmp_path / bucket, **{
             "flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore",
