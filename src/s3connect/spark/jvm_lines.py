@@ -28,7 +28,7 @@ _CLASS = "s3connect.jvm.SchemalessJsonLine"
 JVM_LINES_ENV = "S3CONNECT_JVM_LINES"
 """Set to ``off`` to compute every line in the Python workers (to compare, or to rule it out)."""
 
-_registered: dict[int, bool] = {}
+_told = False  # whether the missing function was logged (once per process)
 
 
 def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
@@ -45,15 +45,17 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
 
 
 def registered(spark: SparkSession) -> bool:
-    """Register the JVM function in ``spark`` (once); False when its jar is not there."""
-    key = id(spark)
-    if key not in _registered:
-        from pyspark.sql.types import BinaryType
+    """Whether the JVM function is in ``spark``, registering it when it is not; False when its
+    jar is not there (said once in the log)."""
+    global _told
+    from pyspark.sql.types import BinaryType
 
-        try:
-            spark.udf.registerJavaFunction(FUNCTION, _CLASS, BinaryType())
-            _registered[key] = True
-        except Exception as exc:  # the class or Kafka's connect-json is missing
+    if spark.catalog.functionExists(FUNCTION):
+        return True
+    try:
+        spark.udf.registerJavaFunction(FUNCTION, _CLASS, BinaryType())
+    except Exception as exc:  # the class or Kafka's connect-json is missing
+        if not _told:
             logger.info(
                 "JSON lines are computed in the Python workers: %s is not on the cluster "
                 "(add s3connect-jvm.jar and org.apache.kafka:connect-json to its libraries to "
@@ -61,5 +63,6 @@ def registered(spark: SparkSession) -> bool:
                 _CLASS,
                 str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
             )
-            _registered[key] = False
-    return _registered[key]
+            _told = True
+        return False
+    return True

@@ -16,6 +16,7 @@ from confluent_kafka import Producer
 
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.lines import line_plan
+from s3connect.spark import jvm_lines
 from s3connect.spark.jvm_lines import FUNCTION, JVM_LINES_ENV, registered, with_jvm_lines
 from s3connect.spark.sink_query import processor_input
 from tests.integration.sinkhelp import objects, produce, run, sink_keys
@@ -88,6 +89,27 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     assert written[True] == written[False]
     files, dead_letters, _ = written[True]
     assert dead_letters > 0 and len(files) > 5
+
+
+def test_without_the_jar_the_lines_come_from_python(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, s3connect_log: list[str]
+) -> None:
+    monkeypatch.setattr(jvm_lines, "_CLASS", "s3connect.jvm.NotThere")
+    monkeypatch.setattr(jvm_lines, "FUNCTION", "s3connect_not_there")
+    monkeypatch.setattr(jvm_lines, "_told", False)
+    config = SinkConfig.from_mapping(sink_keys("t", "b", tmp_path))
+    empty = processor_input(spark.createDataFrame([], _KAFKA_ROWS))
+    assert "line" not in with_jvm_lines(empty, config).columns
+    assert not registered(spark)
+    told = [line for line in s3connect_log if "s3connect.jvm.NotThere" in line]
+    assert len(told) == 1 and "computed in the Python workers" in told[0]
+
+
+def test_the_function_is_registered_again_in_a_new_session(spark: Any) -> None:
+    assert registered(spark)
+    other = spark.newSession()  # its own temporary functions
+    assert not other.catalog.functionExists(FUNCTION)
+    assert registered(other) and other.catalog.functionExists(FUNCTION)
 
 
 _KAFKA_ROWS = (
