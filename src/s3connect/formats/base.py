@@ -40,7 +40,7 @@ class LineFormat(Format, Protocol):
         """The line of ``record`` (not a Struct), separator included."""
         ...
 
-    def write_lines(self, parts: Iterable[bytes], out: BinaryIO) -> None:
+    def write_lines(self, parts: Iterable[bytes | memoryview], out: BinaryIO) -> None:
         """Write one complete file of ``parts`` (whole lines, separators included), in order."""
         ...
 

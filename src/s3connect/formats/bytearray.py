@@ -72,7 +72,7 @@ class ByteArrayFormat:
             )
         return data + self.separator
 
-    def write_lines(self, parts: Iterable[bytes], out: BinaryIO) -> None:
+    def write_lines(self, parts: Iterable[bytes | memoryview], out: BinaryIO) -> None:
         """Write one complete file from whole lines (separators included), in order."""
         write_parts(parts, out, self.compression, self.level)
 

@@ -83,7 +83,7 @@ class GzipStream:
         self._size = 0
         out.write(_GZIP_HEADER)
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | memoryview) -> None:
         """Compress ``data`` into the stream."""
         self._crc = zlib.crc32(data, self._crc)
         self._size += len(data)
@@ -102,7 +102,7 @@ class PlainStream:
     def __init__(self, out: BinaryIO) -> None:
         self._out = out
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | memoryview) -> None:
         """Write ``data`` as is."""
         self._out.write(data)
 
@@ -115,7 +115,9 @@ def open_stream(out: BinaryIO, compression: str, level: int) -> GzipStream | Pla
     return GzipStream(out, level) if compression == "gzip" else PlainStream(out)
 
 
-def write_parts(parts: Iterable[bytes], out: BinaryIO, compression: str, level: int) -> None:
+def write_parts(
+    parts: Iterable[bytes | memoryview], out: BinaryIO, compression: str, level: int
+) -> None:
     """Write ``parts`` in order as one complete (optionally gzipped) file."""
     stream = open_stream(out, compression, level)
     for part in parts:

@@ -69,7 +69,7 @@ class JsonFormat:
         """The line of a record whose value is not a Struct, separator included."""
         return json_line(record.value, record.value_schema) + _LINE_SEPARATOR
 
-    def write_lines(self, parts: Iterable[bytes], out: BinaryIO) -> None:
+    def write_lines(self, parts: Iterable[bytes | memoryview], out: BinaryIO) -> None:
         """Write one complete file from whole lines (separators included), in order."""
         write_parts(parts, out, self.compression, self.level)
 

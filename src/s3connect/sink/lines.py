@@ -17,7 +17,7 @@ objects, state and dead letters.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -63,13 +63,14 @@ class LineRun:
         return int(self.columns.column("offset")[-1].as_py())
 
 
-def joined_lines(lines: pa.Array, separator: bytes) -> bytes:
-    """``lines`` as the bytes of a file: each line followed by ``separator``."""
+def joined_lines(lines: pa.Array, separator: bytes) -> Iterator[memoryview | bytes]:
+    """``lines`` as the bytes of a file, each line followed by ``separator``: the joined lines
+    as a view of Arrow's buffer (not copied into Python), then the last separator."""
     import pyarrow.compute as pc  # imports pandas: not at import time (the CLI's status)
 
     as_list = pa.ListArray.from_arrays(pa.array([0, len(lines)], pa.int32()), lines)
-    body = pc.binary_join(as_list, pa.scalar(separator, pa.binary()))[0].as_buffer()
-    return bytes(body.to_pybytes()) + separator
+    yield memoryview(pc.binary_join(as_list, pa.scalar(separator, pa.binary()))[0].as_buffer())
+    yield separator
 
 
 @dataclass(frozen=True, slots=True)

@@ -458,10 +458,10 @@ class TopicPartitionWriter:
         plan, fmt = self._ctx.lines, self._ctx.format
         assert plan is not None and isinstance(fmt, LineFormat)
 
-        def parts() -> Iterator[bytes]:
+        def parts() -> Iterator[bytes | memoryview]:
             for p in entries:
                 if isinstance(p, LineRun):
-                    yield joined_lines(p.lines, plan.separator)
+                    yield from joined_lines(p.lines, plan.separator)
                 else:
                     yield fmt.record_line(
                         p.converted if p.converted is not None else self._again(p.raw)
