@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
 
@@ -30,6 +31,7 @@ from s3connect.convert.string import StringConverter
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
 from s3connect.sink.partitioners import DefaultPartitioner
+from s3connect.util.jackson import JSON_ESCAPES
 from s3connect.util.jackson import quote as jackson_quote
 
 __all__ = ["LinePlan", "LineRun", "joined_lines", "line_plan"]
@@ -145,7 +147,7 @@ def _utf8_lines(rows: pa.RecordBatch) -> pa.Array | None:
     """StringConverter -> ByteArrayFormat: the text's UTF-8, the value's bytes when they are
     UTF-8 (else Java's decoding replaces malformed bytes: per record)."""
     values = rows.column("value")
-    return values if _is_utf8(values) else None
+    return None if _utf8_text(values) is None else values
 
 
 def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:
@@ -154,9 +156,9 @@ def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:
     import pyarrow.compute as pc
 
     values = rows.column("value")
-    if not _is_utf8(values):
+    text = _utf8_text(values)
+    if text is None:
         return None
-    text = values.cast(pa.string())
     for char in _escaped_chars(values):
         escape = jackson_quote(char)[1:-1]
         if char < " ":  # as a pattern (a NUL ends Arrow's C string); RE2 rewrites "\\" as "\"
@@ -175,7 +177,7 @@ def _escaped_chars(values: pa.Array) -> list[str]:
 
     offsets = np.frombuffer(values.buffers()[1], np.int32)[values.offset :][: len(values) + 1]
     data = np.frombuffer(values.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
-    found = np.unique(data[(data < 0x20) | (data == 0x22) | (data == 0x5C)]).tolist()
+    found = np.unique(data[_ESCAPED_BYTES[data]]).tolist()
     chars = sorted(map(chr, found), key=lambda c: c != "\\")
     leads = np.flatnonzero(data >= 0xF0)  # a 4-byte UTF-8 sequence: a character beyond the BMP
     if len(leads):
@@ -184,12 +186,24 @@ def _escaped_chars(values: pa.Array) -> list[str]:
     return chars
 
 
-def _is_utf8(values: pa.Array) -> bool:
+def _escaped_bytes() -> Any:
+    """A table of the 256 byte values: True for the ASCII ones Jackson escapes."""
+    import numpy as np
+
+    table = np.zeros(256, bool)
+    table[list(JSON_ESCAPES)] = True
+    return table
+
+
+_ESCAPED_BYTES = _escaped_bytes()
+
+
+def _utf8_text(values: pa.Array) -> pa.Array | None:
+    """Binary ``values`` as strings; None when one is not UTF-8."""
     try:
-        values.cast(pa.string())
+        return values.cast(pa.string())
     except pa.ArrowInvalid:
-        return False
-    return True
+        return None
 
 
 def _json_lines() -> Callable[[pa.RecordBatch], pa.Array | None]:

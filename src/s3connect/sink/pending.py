@@ -123,20 +123,18 @@ _RUN_COLUMNS = ("offset", "timestamp", "key", "value", "headers")
 
 
 def _encode_runs(runs: list[LineRun]) -> bytes:
-    batches = [
-        pa.RecordBatch.from_arrays(
-            [*(r.columns.column(c) for c in _RUN_COLUMNS), r.lines], [*_RUN_COLUMNS, "line"]
-        )
-        for r in runs
-    ]
     first = runs[0]
-    schema = batches[0].schema.with_metadata(
-        {"encoded_partition": first.encoded_partition, "plan": first.plan}
-    )
+    table = pa.Table.from_batches(
+        [
+            pa.RecordBatch.from_arrays(
+                [*(r.columns.column(c) for c in _RUN_COLUMNS), r.lines], [*_RUN_COLUMNS, "line"]
+            )
+            for r in runs
+        ]
+    ).replace_schema_metadata({"encoded_partition": first.encoded_partition, "plan": first.plan})
     sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, schema, options=_WRITE_OPTIONS) as stream:
-        for batch in batches:
-            stream.write_batch(batch.cast(schema) if batch.schema != schema else batch)
+    with pa.ipc.new_stream(sink, table.schema, options=_WRITE_OPTIONS) as stream:
+        stream.write_table(table)
     return _RUNS + bytes(sink.getvalue().to_pybytes())
 
 

@@ -32,6 +32,7 @@ import io
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, BinaryIO, Literal
 
 import pyarrow as pa
@@ -422,24 +423,21 @@ class TopicPartitionWriter:
     def _write_file(self, key_of_file: str, pending: list[PendingRecord]) -> CommittedObject:
         ctx = self._ctx
         topic, encoded = split_file_key(key_of_file, self._topic)
-        records = [p.converted if p.converted is not None else self._again(p.raw) for p in pending]
+        records = [self._converted(p) for p in pending]
         start, end = pending[0].raw.offset, pending[-1].raw.offset
         tombstones = ctx.null_values == "write" and encoded == ctx.tombstone_partition
         if not tombstones:
             records = _onto_file_schema(records)
         written: list[tuple[str, int]] = []
-        # TopicPartitionWriter.tagFile's tags, for the committed file (not its keys/headers).
-        tags = {"startOffset": str(start), "endOffset": str(end), "recordCount": str(len(records))}
+        tags = _file_tags(start, end, len(records))
         # Value file first, then keys, then headers, as KeyValueHeaderRecordWriterProvider
         # commits them; the tombstone partition has no value file.
         for fmt in (None if tombstones else ctx.format, ctx.keys_format, ctx.headers_format):
             if fmt is None:
                 continue
             key = ctx.object_key(topic, encoded, self._partition, start, fmt.extension)
-            with ctx.storage.open_write(key, None if written else tags) as out:
-                counter = _CountingWriter(out)
-                fmt.write(records, counter)  # type: ignore[arg-type]
-            written.append((key, counter.count))
+            size = _store(ctx.storage, key, None if written else tags, partial(fmt.write, records))
+            written.append((key, size))
         key, size = written[0]
         return CommittedObject(
             key=key,
@@ -463,19 +461,32 @@ class TopicPartitionWriter:
                 if isinstance(p, LineRun):
                     yield from joined_lines(p.lines, plan.separator)
                 else:
-                    yield fmt.record_line(
-                        p.converted if p.converted is not None else self._again(p.raw)
-                    )
+                    yield fmt.record_line(self._converted(p))
 
         start, end = entries[0].first_offset, entries[-1].last_offset
-        tags = {"startOffset": str(start), "endOffset": str(end), "recordCount": str(count)}
         key = self._ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
-        with self._ctx.storage.open_write(key, tags) as out:
-            counter = _CountingWriter(out)
-            fmt.write_lines(parts(), counter)  # type: ignore[arg-type]
-        return CommittedObject(
-            key, self._topic, self._partition, encoded, start, end, count, counter.count
-        )
+        tags = _file_tags(start, end, count)
+        size = _store(self._ctx.storage, key, tags, lambda out: fmt.write_lines(parts(), out))
+        return CommittedObject(key, self._topic, self._partition, encoded, start, end, count, size)
+
+    def _converted(self, p: PendingRecord) -> SinkRecord:
+        """A record of an open file as converted (again, when its saved conversion is gone)."""
+        return p.converted if p.converted is not None else self._again(p.raw)
+
+
+def _file_tags(start: int, end: int, count: int) -> dict[str, str]:
+    """TopicPartitionWriter.tagFile's tags, for the committed file (not its keys/headers)."""
+    return {"startOffset": str(start), "endOffset": str(end), "recordCount": str(count)}
+
+
+def _store(
+    storage: Storage, key: str, tags: dict[str, str] | None, write: Callable[[BinaryIO], None]
+) -> int:
+    """Write one object (``write`` fills it) and return its size in bytes."""
+    with storage.open_write(key, tags) as out:
+        counter = _CountingWriter(out)
+        write(counter)  # type: ignore[arg-type]
+    return counter.count
 
 
 _SINK_TASK = "org.apache.kafka.connect.sink.SinkTask"

@@ -73,6 +73,22 @@ def _value(rng: random.Random, pair: str) -> bytes | None:
     return rng.choice(_TEXTS).encode()
 
 
+def _sink(tmp: Path, pair: str, **keys: str) -> SinkConfig:
+    """A sink of topic ``events`` into ``tmp``, the converter and format of ``pair``."""
+    return SinkConfig.from_mapping(
+        {
+            "name": "t",
+            "topics": "events",
+            "kafka.bootstrap.servers": "127.0.0.1:1",
+            "checkpoint.location": str(tmp / "cp"),
+            "s3.bucket.name": "b",
+            "store.url": f"file://{tmp / 'data'}",
+            **_PAIRS[pair],
+            **keys,
+        }
+    )
+
+
 def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
     extra: dict[str, str] = {}
     if rng.random() < 0.5:
@@ -85,19 +101,7 @@ def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
         extra["schema.compatibility"] = rng.choice(["BACKWARD", "FORWARD", "FULL"])
     if "bytearray" in pair and rng.random() < 0.5:
         extra["format.bytearray.separator"] = rng.choice(["|", "\r\n", "--"])
-    return SinkConfig.from_mapping(
-        {
-            "name": "t",
-            "topics": "events",
-            "kafka.bootstrap.servers": "127.0.0.1:1",
-            "checkpoint.location": str(tmp / "cp"),
-            "s3.bucket.name": "b",
-            "store.url": f"file://{tmp / 'data'}",
-            "flush.size": str(rng.choice([1, 2, 3, 5, 8, 40])),
-            **_PAIRS[pair],
-            **extra,
-        }
-    )
+    return _sink(tmp, pair, **{"flush.size": str(rng.choice([1, 2, 3, 5, 8, 40]))}, **extra)
 
 
 def _micro_batches(rng: random.Random, pair: str) -> list[list[pa.RecordBatch]]:
@@ -185,18 +189,7 @@ def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, se
 
 
 def test_runs_are_saved_as_lines_and_written_from_them(tmp_path: Path) -> None:
-    config = SinkConfig.from_mapping(
-        {
-            "name": "t",
-            "topics": "events",
-            "kafka.bootstrap.servers": "127.0.0.1:1",
-            "checkpoint.location": str(tmp_path / "cp"),
-            "s3.bucket.name": "b",
-            "store.url": f"file://{tmp_path / 'data'}",
-            "flush.size": "10",
-            **_PAIRS["string-json"],
-        }
-    )
+    config = _sink(tmp_path, "string-json", **{"flush.size": "10"})
     root = local_state_root(config.streaming.checkpoint_location)
     assert root is not None
     out = _run(config, [[_rows(list(range(7)), [b"a%d" % i for i in range(7)])]], [True])
@@ -218,20 +211,11 @@ def test_runs_are_saved_as_lines_and_written_from_them(tmp_path: Path) -> None:
 
 
 def test_open_records_of_many_files_share_one_chunk(tmp_path: Path) -> None:
-    config = SinkConfig.from_mapping(
-        {
-            "name": "t",
-            "topics": "events",
-            "kafka.bootstrap.servers": "127.0.0.1:1",
-            "checkpoint.location": str(tmp_path / "cp"),
-            "s3.bucket.name": "b",
-            "store.url": f"file://{tmp_path / 'data'}",
-            "flush.size": "1000",
-            "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
-            "partition.field.name": "r",
-            **_PAIRS["json-json"],
-        }
-    )
+    config = _sink(tmp_path, "json-json", **{
+        "flush.size": "1000",
+        "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
+        "partition.field.name": "r",
+    })  # fmt: skip
     values = [json.dumps({"r": i % 8}).encode() for i in range(200)]
     _run(config, [[_rows(list(range(200)), values)]], [True])
     root = local_state_root(config.streaming.checkpoint_location)
