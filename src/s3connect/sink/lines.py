@@ -28,13 +28,17 @@ from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.json import JsonConverter
 from s3connect.convert.string import StringConverter
+from s3connect.errors import PartitionError
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
-from s3connect.sink.partitioners import DefaultPartitioner
+from s3connect.sink.partitioners import DefaultPartitioner, FieldPartitioner, map_field_path
 from s3connect.util.jackson import JSON_ESCAPES
 from s3connect.util.jackson import quote as jackson_quote
 
-__all__ = ["LinePlan", "LineRun", "joined_lines", "line_plan"]
+__all__ = ["BatchLines", "LinePlan", "LineRun", "joined_lines", "line_plan"]
+
+ValueLines = Callable[[pa.RecordBatch], "pa.Array | None"]
+"""The lines of a batch of Kafka rows: null where a record must go per record; None: all must."""
 
 
 @dataclass(slots=True)
@@ -76,6 +80,22 @@ def joined_lines(lines: pa.Array, separator: bytes) -> Iterator[memoryview | byt
 
 
 @dataclass(frozen=True, slots=True)
+class BatchLines:
+    """A batch's lines and the file each goes to.
+
+    Attributes:
+        lines: Each record's line; null where the record must go per record.
+        files: Each record's index into :attr:`partitions` (meaningless where the line is null).
+        partitions: The encoded partitions of the batch's records.
+    """
+
+    lines: pa.Array
+    files: Any
+    """An ``int32`` NumPy array."""
+    partitions: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class LinePlan:
     """How one config's records become lines, a column at a time.
 
@@ -83,59 +103,84 @@ class LinePlan:
         name: Names the converter and format pair (saved with open runs).
         schema: The value schema the converter gives every record (None: schemaless).
         separator: What follows each line in a file.
-        lines: The lines of a batch of Kafka rows (``value``, and ``line`` when Spark computed
-            them: :mod:`s3connect.spark.jvm_lines`): null where a record must take the
-            per-record path; None: the whole batch must.
-        encode_partition: Kafka partition -> the DefaultPartitioner's encoded partition.
+        lines: The lines and files of a batch of Kafka rows of one topic-partition
+            (``value``, and ``line`` and ``fields`` when Spark computed them:
+            :mod:`s3connect.spark.jvm_lines`); None: the whole batch goes per record.
+        field_paths: The keys of each ``partition.field.name`` (FieldPartitioner), for the JVM
+            to look up; empty for the DefaultPartitioner.
     """
 
     name: str
     schema: ConnectSchema | None
     separator: bytes
-    lines: Callable[[pa.RecordBatch], pa.Array | None]
-    encode_partition: Callable[[str, int], str]
+    lines: Callable[[pa.RecordBatch, str, int], BatchLines | None]
+    field_paths: tuple[tuple[str, ...], ...] = ()
 
 
 def line_plan(config: SinkConfig) -> LinePlan | None:
     """The line path for ``config``; None when records must go one by one."""
     if not _eligible(config):
         return None
-    default = DefaultPartitioner(directory_delim=config.layout.directory_delim)
-
-    def encode(topic: str, partition: int) -> str:
-        record = SinkRecord(topic, partition, 0, None, None, None, None, None, ())
-        return default.encode_partition(record, 0)
-
     converter, fmt = config.converters.value, config.format.name
+    delim = config.layout.directory_delim
+    if config.partitioner.name == "field":
+        if fmt != "json" or converter != "json" or config.converters.value_schemas_enable:
+            return None  # only JSON objects have fields to partition by
+        field = FieldPartitioner(config.partitioner.field_names, directory_delim=delim)
+        paths = tuple(tuple(map_field_path(name)) for name in field.field_names)
+        return LinePlan("json-json", None, b"\n", _json_field_lines(field), paths)
+    one_file = _in_one_file(DefaultPartitioner(directory_delim=delim))
     if fmt == "bytearray" and converter in ("bytearray", "string"):
         sep = config.format.bytearray_separator.encode("utf-8")
         if converter == "bytearray":
-            return LinePlan("bytearray-bytearray", BYTES_SCHEMA, sep, _raw_lines, encode)
-        return LinePlan("string-bytearray", StringConverter.SCHEMA, sep, _utf8_lines, encode)
+            return LinePlan("bytearray-bytearray", BYTES_SCHEMA, sep, one_file(_raw_lines))
+        return LinePlan("string-bytearray", StringConverter.SCHEMA, sep, one_file(_utf8_lines))
     if fmt == "json" and converter == "string":
-        return LinePlan("string-json", StringConverter.SCHEMA, b"\n", _quoted_lines, encode)
+        return LinePlan("string-json", StringConverter.SCHEMA, b"\n", one_file(_quoted_lines))
     if fmt == "json" and converter == "json" and not config.converters.value_schemas_enable:
-        return LinePlan("json-json", None, b"\n", _json_lines(), encode)
+        return LinePlan("json-json", None, b"\n", one_file(_json_lines()))
     return None
 
 
 def _eligible(config: SinkConfig) -> bool:
-    """Values alone decide the files: no transforms, no keys or headers files, the Default
-    partitioner (no plugin, no schema affix), rotation by flush.size only, a built-in format,
-    and a key converter that cannot fail the batch (a registry one can, while it is down)."""
+    """Values alone decide the files: no transforms, no keys or headers files, the Default or
+    Field partitioner (no plugin, no schema affix), rotation by flush.size only, a built-in
+    format, and a key converter that cannot fail the batch (a registry one can, while it is
+    down)."""
     rotation, partitioner = config.rotation, config.partitioner
     return (
         not config.transforms.chain()
         and not config.keys_headers.store_kafka_keys
         and not config.keys_headers.store_kafka_headers
         and partitioner.plugin is None
-        and partitioner.name == "default"
+        and partitioner.name in ("default", "field")
         and partitioner.schema_partition_affix_type == "NONE"
         and rotation.rotate_interval_ms <= 0
         and rotation.rotate_schedule_interval_ms <= 0
         and config.format.plugin is None
         and config.converters.key in ("json", "string", "bytearray")
     )
+
+
+def _in_one_file(
+    default: DefaultPartitioner,
+) -> Callable[[ValueLines], Callable[[pa.RecordBatch, str, int], BatchLines | None]]:
+    """Lines of the DefaultPartitioner: every record of a Kafka partition in its one file."""
+
+    def plan(value_lines: ValueLines) -> Callable[[pa.RecordBatch, str, int], BatchLines | None]:
+        def batch(rows: pa.RecordBatch, topic: str, partition: int) -> BatchLines | None:
+            import numpy as np
+
+            lines = value_lines(rows)
+            if lines is None:
+                return None
+            record = SinkRecord(topic, partition, 0, None, None, None, None, None, ())
+            encoded = default.encode_partition(record, 0)
+            return BatchLines(lines, np.zeros(len(lines), np.int32), [encoded])
+
+        return batch
+
+    return plan
 
 
 def _raw_lines(rows: pa.RecordBatch) -> pa.Array | None:
@@ -226,3 +271,72 @@ def _json_lines() -> Callable[[pa.RecordBatch], pa.Array | None]:
         return pa.array(map(line, values), pa.binary())
 
     return lines
+
+
+def _json_field_lines(
+    field: FieldPartitioner,
+) -> Callable[[pa.RecordBatch, str, int], BatchLines | None]:
+    """JsonConverter (schemas.enable=false) -> JsonFormat by the FieldPartitioner: each value's
+    line and its fields' encoded partition; per record where either cannot be had (a value
+    that is not an object, a field missing, null, or of a type the partitioner refuses)."""
+    converter = JsonConverter(schemas_enable=False)
+
+    def one(data: bytes | None) -> tuple[bytes | None, str | None]:
+        try:
+            value, _ = converter.to_connect("", data)
+            if value is None:
+                return None, None
+            return json_line(value, None), field.encode_partition(_named(value), 0)
+        except (ValueError, PartitionError):
+            return None, None
+
+    def batch(rows: pa.RecordBatch, topic: str, partition: int) -> BatchLines | None:
+        if "line" in rows.schema.names:
+            lines, encoded = rows.column("line"), _encoded_fields(rows.column("fields"), field)
+        else:
+            values = rows.column("value").to_numpy(zero_copy_only=False).tolist()
+            pairs = list(map(one, values))
+            lines = pa.array([line for line, _ in pairs], pa.binary())
+            encoded = pa.array([e for _, e in pairs], pa.string()).dictionary_encode()
+        return _with_files(lines, encoded)
+
+    return batch
+
+
+def _named(value: Any) -> SinkRecord:
+    """A record holding ``value``, for the partitioner (errors are not shown: per record)."""
+    return SinkRecord("", 0, 0, None, None, value)
+
+
+def _encoded_fields(fields: pa.Array, field: FieldPartitioner) -> pa.DictionaryArray:
+    """The encoded partitions of the JVM's field values (a JSON array of each record's field
+    values, as Jackson writes what JsonConverter read): worked out once per distinct array."""
+    import json
+
+    distinct = fields.dictionary_encode()
+    encoded: list[str | None] = []
+    for text in distinct.dictionary.to_pylist():
+        try:
+            encoded.append(field.encode_map_values(_named(None), json.loads(text)))
+        except PartitionError:
+            encoded.append(None)
+    return pa.DictionaryArray.from_arrays(distinct.indices, pa.array(encoded, pa.string()))
+
+
+def _with_files(lines: pa.Array, encoded: pa.DictionaryArray) -> BatchLines:
+    """``lines`` going to the files ``encoded`` names, null wherever either is null."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    names = encoded.dictionary.to_pylist()
+    files = encoded.indices.fill_null(0).to_numpy().astype(np.int32, copy=False)
+    named = np.array([name is not None for name in names], bool)[files] if names else None
+    valid = np.logical_and(
+        lines.is_valid().to_numpy(zero_copy_only=False),
+        encoded.indices.is_valid().to_numpy(zero_copy_only=False),
+    )
+    if named is not None:
+        valid &= named
+    if not valid.all():
+        lines = pc.if_else(pa.array(valid), lines, pa.scalar(None, lines.type))
+    return BatchLines(lines, files, names)

@@ -211,13 +211,17 @@ def _struct_field(
 def _map_field(record: SinkRecord, value: Mapping[Any, Any], name: str) -> Any:
     """``DataUtils.getNestedFieldValue`` on a map: quoted-dot aware; a null counts as missing."""
     current: Any = value
-    for token in _QUOTED_DOT.split(name):
-        key = token.replace('"', "")
+    for key in map_field_path(name):
         found = current.get(key) if isinstance(current, Mapping) else None
         if found is None:
             raise _error(record, f"The nested field named '{name}' does not exist.")
         current = found
     return current
+
+
+def map_field_path(name: str) -> list[str]:
+    """The keys a map field name walks through (``DataUtils``: dots outside double quotes)."""
+    return [token.replace('"', "") for token in _QUOTED_DOT.split(name)]
 
 
 def _is_struct(record: SinkRecord) -> bool:
@@ -271,23 +275,34 @@ class FieldPartitioner(_PathMixin):
                 record, f"Field '{name}' of type {kind} ({got}) is not supported as a partition key"
             )
         if isinstance(record.value, Mapping):
-            value = _map_field(record, record.value, name)
-            if isinstance(value, bool):
-                return "true" if value else "false"
-            if isinstance(value, int):
-                return str(value)
-            if isinstance(value, float):
-                return _java_double(value)
-            if isinstance(value, Decimal):
-                return str(value)  # same algorithm as BigDecimal.toString
-            if isinstance(value, str):
-                return value
-            raise _error(
-                record,
-                f"Field '{name}' of type {type(value).__name__} is not supported as a partition "
-                "key",
-            )
+            return self._map_value_text(record, name, _map_field(record, record.value, name))
         raise _error(record, f"Value is not of Struct or Map type (partition field '{name}')")
+
+    def encode_map_values(self, record: SinkRecord, values: Sequence[Any]) -> str:
+        """The encoded partition of a map value whose fields (:attr:`field_names`, in order)
+        hold ``values`` (each found, not null); ``record`` names the record in errors."""
+        parts = []
+        for name, value in zip(self.field_names, values, strict=True):
+            text = self._map_value_text(record, name, value)
+            parts.append(f"{name}={encode_path_value(text, self.directory_delim)}")
+        return self.directory_delim.join(parts)
+
+    @staticmethod
+    def _map_value_text(record: SinkRecord, name: str, value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, float):
+            return _java_double(value)
+        if isinstance(value, Decimal):
+            return str(value)  # same algorithm as BigDecimal.toString
+        if isinstance(value, str):
+            return value
+        raise _error(
+            record,
+            f"Field '{name}' of type {type(value).__name__} is not supported as a partition key",
+        )
 
 
 def _is_int(value: Any) -> bool:

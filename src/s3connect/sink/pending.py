@@ -12,7 +12,6 @@ gives the raw records alone, and the writer converts them again.
 from __future__ import annotations
 
 import io
-import itertools
 import pickle
 import struct
 from dataclasses import dataclass
@@ -99,21 +98,15 @@ def open_chunks(writer: TopicPartitionWriter) -> OpenChunks:
 
 
 def encode_entries(entries: list[Entry]) -> list[bytes]:
-    """Chunks of open-file entries in offset order: one per stretch of single records (of any
-    files), one per stretch of line runs of one file."""
-    chunks: list[bytes] = []
-    for kind, stretch in itertools.groupby(entries, key=_chunk_kind):
-        if kind is not None:
-            chunks.append(_encode_runs(list(stretch)))  # type: ignore[arg-type]
-        else:
-            chunks.append(encode_pending(list(stretch)))  # type: ignore[arg-type]
-    return chunks
-
-
-def _chunk_kind(entry: Entry) -> tuple[str, str] | None:
-    """What entries share a chunk: single records of any file (None), or the line runs of one
-    file and plan."""
-    return (entry.encoded_partition, entry.plan) if isinstance(entry, LineRun) else None
+    """Chunks of open-file entries: one of the single records (of any files), one per file and
+    plan of the line runs (the writer puts each file's entries back in offset order)."""
+    singles = [e for e in entries if not isinstance(e, LineRun)]
+    runs: dict[tuple[str, str], list[LineRun]] = {}
+    for e in entries:
+        if isinstance(e, LineRun):
+            runs.setdefault((e.encoded_partition, e.plan), []).append(e)
+    chunks = [encode_pending(singles)] if singles else []
+    return chunks + [_encode_runs(file_runs) for file_runs in runs.values()]
 
 
 # A chunk of line runs: _RUNS, then an Arrow stream of the Kafka columns and the lines, the

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from enum import StrEnum
@@ -412,29 +412,31 @@ class Rotator:
                 commits.append(self._commit(RotationReason.FLUSH_SIZE, before_record=False))
             return commits
 
-    def room(self, encoded_partition: str, schema_key: SchemaKey) -> int:
-        """How many more records :meth:`extend` may add to the one open file: those with this
-        encoded partition and schema that only flush.size can rotate; 0 when any could rotate
-        otherwise (time-based rotation, another open file, or none open)."""
+    def joinable(self, schema_key: SchemaKey) -> tuple[int, frozenset[str]]:
+        """How many more records :meth:`extend` may add, and the open files (encoded
+        partitions) they may join: those of this schema that only flush.size can rotate; no
+        room when any record could rotate otherwise (time-based rotation)."""
         files = self._state.open_files
-        if not self._count_only or len(files) != 1:
-            return 0
-        f = files[0]
-        if f.encoded_partition != encoded_partition or f.schema_key != schema_key:
-            return 0
-        return max(self._policy.flush_size - f.record_count, 0)
+        if not self._count_only:
+            return 0, frozenset()
+        room = max(self._policy.flush_size - self.record_count, 0)
+        return room, frozenset(f.encoded_partition for f in files if f.schema_key == schema_key)
 
-    def extend(self, last_offset: int, count: int) -> list[Commit]:
-        """Offer ``count`` records ending at ``last_offset`` that all join the one open file, at
-        most :meth:`room` of them (the same state and commits as offering each without a
-        timestamp)."""
+    def extend(self, files: Sequence[tuple[str, int, int]], last_offset: int) -> list[Commit]:
+        """Offer records that all join open files (:meth:`joinable`), at most its room of them:
+        per file its encoded partition, how many records and the last one's offset; the last
+        record's offset. The same state and commits as offering each record in offset order
+        without a timestamp."""
         st = self._state
-        f = st.open_files[0]
-        f.end_offset = last_offset
-        f.record_count += count
-        st.current_encoded_partition = f.encoded_partition
+        by_partition = {f.encoded_partition: f for f in st.open_files}
+        for encoded, count, end in files:
+            f = by_partition[encoded]
+            f.end_offset = end
+            f.record_count += count
+            if end == last_offset:
+                st.current_encoded_partition = encoded
         st.current_offset = last_offset
-        if f.record_count >= self._policy.flush_size:
+        if self.record_count >= self._policy.flush_size:
             return [self._commit(RotationReason.FLUSH_SIZE, before_record=False)]
         return []
 

@@ -29,12 +29,14 @@ inserted before the extension) and are not logged separately, so record counts a
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, BinaryIO, Literal
 
+import numpy as np
 import pyarrow as pa
 
 from s3connect.connect.projection import project_record
@@ -44,7 +46,7 @@ from s3connect.errors import RecordError
 from s3connect.formats.base import Format, LineFormat
 from s3connect.formats.views import header_texts
 from s3connect.sink.dead_letters import DeadLetter
-from s3connect.sink.lines import LinePlan, LineRun, joined_lines
+from s3connect.sink.lines import BatchLines, LinePlan, LineRun, joined_lines
 from s3connect.sink.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
 from s3connect.sink.rows import batch_records
 from s3connect.storage.base import Storage
@@ -226,12 +228,12 @@ class TopicPartitionWriter:
         return committed
 
     def write_run(
-        self, rows: pa.RecordBatch, lines: pa.Array, plan: LinePlan, now_ms: int
+        self, rows: pa.RecordBatch, batch: BatchLines, plan: LinePlan, now_ms: int
     ) -> list[CommittedObject]:
-        """Handle the Kafka rows ``rows`` (in offset order) whose lines ``plan`` made: each run
-        that joins the one open file goes in whole (:meth:`Rotator.extend`); a record that
-        could start a file goes through :meth:`write`, so every rotation rule stays there."""
-        encoded = plan.encode_partition(self._topic, self._partition)
+        """Handle the Kafka rows ``rows`` (in offset order) whose lines and files ``batch``
+        holds (every line there): each stretch of records joining open files goes in whole
+        (:meth:`Rotator.extend`); a record that could open a file goes through :meth:`write`,
+        so every rotation rule stays there."""
         schema_key = self._ctx.schema_key(
             SinkRecord(self._topic, self._partition, 0, None, None, None, None, plan.schema, ())
         )
@@ -239,18 +241,20 @@ class TopicPartitionWriter:
         committed: list[CommittedObject] = []
         i, n = 0, rows.num_rows
         while i < n:
-            take = min(self._rotator.room(encoded, schema_key), n - i)
+            room, joinable = self._rotator.joinable(schema_key)
+            take = _joining(batch, joinable, i, min(room, n - i))
             if take == 0:
                 committed += self.write(
                     batch_records(self._topic, self._partition, rows.slice(i, 1)), now_ms
                 )
                 i += 1
                 continue
-            commits = self._rotator.extend(offsets[i + take - 1].as_py(), take)
-            run = LineRun(encoded, rows.slice(i, take), lines.slice(i, take), plan.name)
-            self._open.setdefault(encoded, []).append(run)
-            self._new.append(run)
-            for commit in commits:
+            runs = _runs(rows.slice(i, take), batch, i, plan.name)
+            for run in runs:
+                self._open.setdefault(run.encoded_partition, []).append(run)
+                self._new.append(run)
+            ends = [(r.encoded_partition, len(r), r.last_offset) for r in runs]
+            for commit in self._rotator.extend(ends, offsets[i + take - 1].as_py()):
                 committed += self._flush(commit)
             i += take
         return committed
@@ -378,6 +382,8 @@ class TopicPartitionWriter:
                 merged.setdefault(p.encoded_partition, []).append(p)
         for encoded, records in self._open.items():
             merged.setdefault(encoded, []).extend(records)
+        for records in merged.values():
+            records.sort(key=lambda p: p.first_offset)  # chunks hold several files' entries
         self._open = merged
 
     def _flush(self, commit: Commit) -> list[CommittedObject]:
@@ -472,6 +478,41 @@ class TopicPartitionWriter:
     def _converted(self, p: PendingRecord) -> SinkRecord:
         """A record of an open file as converted (again, when its saved conversion is gone)."""
         return p.converted if p.converted is not None else self._again(p.raw)
+
+
+def _joining(batch: BatchLines, joinable: frozenset[str], start: int, limit: int) -> int:
+    """How many records from ``start`` (at most ``limit``) join the ``joinable`` open files;
+    looked for in growing windows (a record opening a file is usually near)."""
+    if limit == 0 or not joinable:
+        return 0
+    is_open = np.array([name in joinable for name in batch.partitions], bool)
+    size = 64
+    while True:
+        window = batch.files[start : start + min(size, limit)]
+        closed = np.flatnonzero(~is_open[window])
+        if len(closed):
+            return int(closed[0])
+        if size >= limit:
+            return limit
+        size *= 4
+
+
+def _runs(rows: pa.RecordBatch, batch: BatchLines, start: int, plan: str) -> list[LineRun]:
+    """The records ``rows`` (of ``batch`` from ``start``) as one run per file, each in offset
+    order."""
+    n = rows.num_rows
+    lines, files = batch.lines.slice(start, n), batch.files[start : start + n]
+    first = files[0]
+    if (files == first).all():
+        return [LineRun(batch.partitions[first], rows, lines, plan)]
+    order = np.argsort(files, kind="stable")
+    ordered, taken = files[order], pa.array(order)
+    rows, lines = rows.take(taken), lines.take(taken)
+    edges = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), n]
+    return [
+        LineRun(batch.partitions[ordered[a]], rows.slice(a, b - a), lines.slice(a, b - a), plan)
+        for a, b in itertools.pairwise(edges)
+    ]
 
 
 def _file_tags(start: int, end: int, count: int) -> dict[str, str]:

@@ -9,6 +9,7 @@ record by record, wherever the JVM function returns null.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from typing import TYPE_CHECKING
@@ -19,48 +20,67 @@ from s3connect.sink.lines import line_plan
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["FUNCTION", "JVM_LINES_ENV", "with_jvm_lines"]
+__all__ = ["FIELD_FUNCTION", "FUNCTION", "JVM_LINES_ENV", "registered", "with_jvm_lines"]
 
 logger = logging.getLogger(__name__)
 
 FUNCTION = "s3connect_schemaless_json_line"
-_CLASS = "s3connect.jvm.SchemalessJsonLine"
+FIELD_FUNCTION = "s3connect_schemaless_json_field_line"
+_CLASSES = {
+    FUNCTION: "s3connect.jvm.SchemalessJsonLine",
+    FIELD_FUNCTION: "s3connect.jvm.SchemalessJsonFieldLine",
+}
 JVM_LINES_ENV = "S3CONNECT_JVM_LINES"
 """Set to ``off`` to compute every line in the Python workers (to compare, or to rule it out)."""
 
 _told = False  # whether the missing function was logged (once per process)
+_LINE_FIELDS = "_s3connect_line_fields"
 
 
 def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
-    """``rows`` with a ``line`` column from Kafka's JsonConverter when the config's line path
-    is JSON to JSON and the function is on the cluster; else ``rows`` as they are."""
+    """``rows`` with a ``line`` column from Kafka's JsonConverter (and for the FieldPartitioner
+    a ``fields`` column) when the config's line path is JSON to JSON and the function is on
+    the cluster; else ``rows`` as they are."""
     plan = line_plan(config)
     if plan is None or plan.name != "json-json" or os.environ.get(JVM_LINES_ENV) == "off":
         return rows
-    if not registered(rows.sparkSession):
-        return rows
     from pyspark.sql import functions as F
 
-    return rows.withColumn("line", F.call_function(FUNCTION, F.col("value")))
+    if not plan.field_paths:
+        if not registered(rows.sparkSession, FUNCTION):
+            return rows
+        return rows.withColumn("line", F.call_function(FUNCTION, F.col("value")))
+    if not registered(rows.sparkSession, FIELD_FUNCTION):
+        return rows
+    paths = F.lit(json.dumps([list(path) for path in plan.field_paths]))
+    both = rows.withColumn(_LINE_FIELDS, F.call_function(FIELD_FUNCTION, F.col("value"), paths))
+    return both.select(  # Spark evaluates the function once (it does not inline it twice)
+        *rows.columns,
+        F.col(f"{_LINE_FIELDS}.line").alias("line"),
+        F.col(f"{_LINE_FIELDS}.fields").alias("fields"),
+    )
 
 
-def registered(spark: SparkSession) -> bool:
-    """Whether the JVM function is in ``spark``, registering it when it is not; False when its
-    jar is not there (said once in the log)."""
+def registered(spark: SparkSession, function: str) -> bool:
+    """Whether the JVM ``function`` is in ``spark``, registering it when it is not; False when
+    its jar is not there (said once in the log)."""
     global _told
-    from pyspark.sql.types import BinaryType
+    from pyspark.sql.types import BinaryType, DataType, StructField, StructType
 
-    if spark.catalog.functionExists(FUNCTION):
+    if spark.catalog.functionExists(function):
         return True
+    returns: DataType = BinaryType()
+    if function == FIELD_FUNCTION:
+        returns = StructType([StructField(f, BinaryType()) for f in ("line", "fields")])
     try:
-        spark.udf.registerJavaFunction(FUNCTION, _CLASS, BinaryType())
+        spark.udf.registerJavaFunction(function, _CLASSES.get(function, function), returns)
     except Exception as exc:  # the class or Kafka's connect-json is missing
         if not _told:
             logger.info(
                 "JSON lines are computed in the Python workers: %s is not on the cluster "
                 "(add s3connect-jvm.jar and org.apache.kafka:connect-json to its libraries to "
                 "compute them in the JVM): %s",
-                _CLASS,
+                _CLASSES.get(function, function),
                 str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
             )
             _told = True

@@ -4,6 +4,7 @@ and dead letters as one that computes every line in Python."""
 
 from __future__ import annotations
 
+import json
 import random
 import struct
 import uuid
@@ -17,7 +18,13 @@ from confluent_kafka import Producer
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.lines import line_plan
 from s3connect.spark import jvm_lines
-from s3connect.spark.jvm_lines import FUNCTION, JVM_LINES_ENV, registered, with_jvm_lines
+from s3connect.spark.jvm_lines import (
+    FIELD_FUNCTION,
+    FUNCTION,
+    JVM_LINES_ENV,
+    registered,
+    with_jvm_lines,
+)
 from s3connect.spark.sink_query import processor_input
 from tests.integration.sinkhelp import objects, produce, run, sink_keys
 from tests.reference.random_json import generated
@@ -37,20 +44,48 @@ def _doubles(rng: random.Random, n: int) -> list[bytes]:
     return [*out, b'{"x":2e23}', b'{"x":1e23}', b'{"x":4.9e-324}', b'{"x":1.0E-5}']
 
 
-def _python_lines(values: list[bytes | None]) -> list[bytes | None]:
-    plan = line_plan(SinkConfig.from_mapping(sink_keys("t", "b", Path("/tmp"))))
+_FIELD_KEYS = {
+    "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
+    "partition.field.name": 'r,n.m,"a.b"',
+}
+
+
+def _python_lines(values: list[bytes | None], **keys: str) -> list[tuple[bytes, str] | None]:
+    """Python's line and encoded partition of each value (None: per record)."""
+    plan = line_plan(SinkConfig.from_mapping(sink_keys("t", "b", Path("/tmp"), **keys)))
     assert plan is not None and plan.name == "json-json"
-    lines = plan.lines(pa.RecordBatch.from_pydict({"value": pa.array(values, pa.binary())}))
-    assert lines is not None
-    return lines.to_pylist()  # type: ignore[no-any-return]
+    rows = pa.RecordBatch.from_pydict({"value": pa.array(values, pa.binary())})
+    return _lines_and_files(plan.lines(rows, "t", 0))
+
+
+def _lines_and_files(batch: Any) -> list[tuple[bytes, str] | None]:
+    return [
+        None if line is None else (line, batch.partitions[f])
+        for line, f in zip(batch.lines.to_pylist(), batch.files.tolist(), strict=True)
+    ]
+
+
+def _field_values(rng: random.Random, n: int) -> list[bytes]:
+    """Objects with the fields r, n.m and "a.b" of every JSON kind (some missing or null)."""
+    kinds = [1, -7, 2**62, 2**64, "eu", "us/west", "..", "é%41", True, 2.5, 1e20, 0.1 + 0.2,
+             4.35, None, {"x": 1}, [1]]  # fmt: skip
+    out = []
+    for _ in range(n):
+        value: dict[str, Any] = {"k": rng.random()}
+        for name in ("r", "a.b"):
+            if rng.random() < 0.95:
+                value[name] = rng.choice(kinds)
+        value["n"] = {"m": rng.choice(kinds)} if rng.random() < 0.9 else rng.choice(kinds)
+        out.append(json.dumps(value).encode())
+    return out
 
 
 def test_the_jvm_writes_the_lines_the_python_writer_writes(spark: Any) -> None:
-    assert registered(spark)
+    assert registered(spark, FUNCTION)
     values = generated(11, 2000) + _doubles(random.Random(3), 2000)
     df = spark.createDataFrame([(v,) for v in values], "value binary")
     jvm = [r[0] for r in df.selectExpr(f"{FUNCTION}(value)").collect()]
-    python = _python_lines(values)
+    python = [None if p is None else p[0] for p in _python_lines(values)]
     compared = [(v, j, p) for v, j, p in zip(values, jvm, python, strict=True) if j is not None]
     assert [(v, j) for v, j, p in compared if j != p] == []
     # Null where Python has none only for doubles Java 17 prints longer than Java 19+ does.
@@ -58,12 +93,40 @@ def test_the_jvm_writes_the_lines_the_python_writer_writes(spark: Any) -> None:
     assert len(compared) > 0.85 * sum(p is not None for p in python)
 
 
+def test_the_jvm_gives_the_fields_python_partitions_by(spark: Any) -> None:
+    """FieldPartitioner: the JVM's lines and field values become the files Python gives."""
+    values = _field_values(random.Random(5), 3000) + _doubles(random.Random(6), 300)
+    config = SinkConfig.from_mapping(sink_keys("t", "b", Path("/tmp"), **_FIELD_KEYS))
+    rows = with_jvm_lines(spark.createDataFrame([(v,) for v in values], "value binary"), config)
+    assert rows.columns == ["value", "line", "fields"]
+    assert rows._jdf.queryExecution().executedPlan().toString().count(FIELD_FUNCTION) == 1
+    arrow = pa.RecordBatch.from_pylist(
+        [r.asDict() for r in rows.collect()],
+        pa.schema([("value", pa.binary()), ("line", pa.binary()), ("fields", pa.binary())]),
+    )
+    plan = line_plan(config)
+    assert plan is not None
+    jvm = _lines_and_files(plan.lines(arrow, "t", 0))
+    python = _python_lines(values, **_FIELD_KEYS)
+    assert [(v, j, p) for v, j, p in zip(values, jvm, python, strict=True) if j and j != p] == []
+    assert [v for v, j, p in zip(values, jvm, python, strict=True) if p is None and j][:1] == []
+    given = sum(j is not None for j in jvm)
+    assert given > 0.85 * sum(p is not None for p in python) and given > 1000
+    files = "\n".join({p[1] for p in jvm if p})
+    for text in ("r=us%2Fwest/", "r=%2E%2E/", "=0.30000000000000004", "=1.0E20", "=true",
+                 "=4611686018427387904", "=4.35", "/n.m=-7/", "=é%2541"):  # fmt: skip
+        assert text in files
+
+
+@pytest.mark.parametrize("field", [False, True], ids=["default", "field"])
 def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     spark: Any, s3: Any, make_topic: Any, producer: Producer, tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, field: bool,
 ) -> None:  # fmt: skip
     topic = make_topic("jvm-lines")
-    values: list[bytes | None] = list(generated(12, 600))
+    values: list[bytes | None] = list(
+        _field_values(random.Random(7), 600) if field else generated(12, 600)
+    )
     values[10:13] = [None, b"", b"{broken"]  # a tombstone, a blank value, a dead letter
     produce(producer, topic, values)
     written = {}
@@ -72,6 +135,7 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
         s3.create_bucket(Bucket=bucket)
         keys = sink_keys(topic, bucket, tmp_path / bucket, **{
             "flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore",
+            **(_FIELD_KEYS if field else {}),
         })  # fmt: skip
         config = SinkConfig.from_mapping(keys)
         if jvm:
@@ -94,22 +158,22 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
 def test_without_the_jar_the_lines_come_from_python(
     spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, s3connect_log: list[str]
 ) -> None:
-    monkeypatch.setattr(jvm_lines, "_CLASS", "s3connect.jvm.NotThere")
+    monkeypatch.setitem(jvm_lines._CLASSES, "s3connect_not_there", "s3connect.jvm.NotThere")
     monkeypatch.setattr(jvm_lines, "FUNCTION", "s3connect_not_there")
     monkeypatch.setattr(jvm_lines, "_told", False)
     config = SinkConfig.from_mapping(sink_keys("t", "b", tmp_path))
     empty = processor_input(spark.createDataFrame([], _KAFKA_ROWS))
     assert "line" not in with_jvm_lines(empty, config).columns
-    assert not registered(spark)
+    assert not registered(spark, "s3connect_not_there")
     told = [line for line in s3connect_log if "s3connect.jvm.NotThere" in line]
     assert len(told) == 1 and "computed in the Python workers" in told[0]
 
 
 def test_the_function_is_registered_again_in_a_new_session(spark: Any) -> None:
-    assert registered(spark)
+    assert registered(spark, FUNCTION)
     other = spark.newSession()  # its own temporary functions
     assert not other.catalog.functionExists(FUNCTION)
-    assert registered(other) and other.catalog.functionExists(FUNCTION)
+    assert registered(other, FUNCTION) and other.catalog.functionExists(FUNCTION)
 
 
 _KAFKA_ROWS = (

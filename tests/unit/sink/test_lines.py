@@ -24,6 +24,12 @@ _PAIRS = {
         "value.converter.schemas.enable": "false",
         "format.class": "io.confluent.connect.s3.format.json.JsonFormat",
     },
+    "json-field": {
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "false",
+        "format.class": "io.confluent.connect.s3.format.json.JsonFormat",
+        "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
+    },
     "string-json": {
         "value.converter": "org.apache.kafka.connect.storage.StringConverter",
         "format.class": "io.confluent.connect.s3.format.json.JsonFormat",
@@ -51,9 +57,29 @@ _JSONS = [
 ]  # fmt: skip
 
 
+# FieldPartitioner values: most in few files, some refused (null, object, array) or needing
+# Java's number text or percent-encoding; "n.m" is a nested field, '"a.b"' a key with a dot.
+_FIELD_VALUES = [1, 1, 2, -7, "eu", "eu", "us/west", "..", True, False, 2.5, 1e20, 0.001, None,
+                 {"x": 1}, [1], "é%41"]  # fmt: skip
+_FIELDS = ["r", "r,n.m", '"a.b"', "r, s ,r"]
+
+
+def _field_value(rng: random.Random) -> bytes:
+    """A JSON object with the partition fields (each now and then missing) and other keys."""
+    value: dict[str, Any] = {f"k{rng.randrange(9)}": rng.random() for _ in range(2)}
+    for name in ("r", "s", "a.b"):
+        if rng.random() < 0.95:
+            value[name] = rng.choice(_FIELD_VALUES)
+    if rng.random() < 0.9:
+        value["n"] = {"m": rng.choice(_FIELD_VALUES[:8])} if rng.random() < 0.95 else 3
+    return json.dumps(value, ensure_ascii=rng.random() < 0.5).encode()
+
+
 def _value(rng: random.Random, pair: str) -> bytes | None:
     if rng.random() < 0.03:
         return None
+    if pair == "json-field":
+        return _field_value(rng) if rng.random() < 0.9 else rng.choice(_JSONS)
     if pair == "json-json":
         if rng.random() < 0.8:  # most values convert: long line runs
             return json.dumps(
@@ -99,6 +125,10 @@ def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
         extra["s3.compression.type"] = "gzip"
     if rng.random() < 0.3:
         extra["schema.compatibility"] = rng.choice(["BACKWARD", "FORWARD", "FULL"])
+    if pair == "json-field":
+        extra["partition.field.name"] = rng.choice(_FIELDS)
+        if rng.random() < 0.3:
+            extra["directory.delim"] = "_"
     if "bytearray" in pair and rng.random() < 0.5:
         extra["format.bytearray.separator"] = rng.choice(["|", "\r\n", "--"])
     return _sink(tmp, pair, **{"flush.size": str(rng.choice([1, 2, 3, 5, 8, 40]))}, **extra)
@@ -160,7 +190,7 @@ def _run(
 
 
 def _flat(entries: list[Any]) -> list[tuple[Any, ...]]:
-    """The saved open records, whatever their chunks' kind."""
+    """The saved open records in offset order, whatever their chunks' kind and order."""
     out: list[tuple[Any, ...]] = []
     for e in entries:
         if isinstance(e, LineRun):
@@ -168,10 +198,10 @@ def _flat(entries: list[Any]) -> list[tuple[Any, ...]]:
             out += zip(*(e.columns.column(n).to_pylist() for n in names), strict=True)
         else:
             out.append((e.raw.offset, e.raw.timestamp, e.raw.key, e.raw.value))
-    return out
+    return sorted(out)
 
 
-@pytest.mark.parametrize("seed", range(160))
+@pytest.mark.parametrize("seed", range(200))
 def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     pair = list(_PAIRS)[seed % len(_PAIRS)]
@@ -210,16 +240,29 @@ def test_runs_are_saved_as_lines_and_written_from_them(tmp_path: Path) -> None:
     }
 
 
-def test_open_records_of_many_files_share_one_chunk(tmp_path: Path) -> None:
+@pytest.mark.parametrize("line_path", [False, True])
+def test_open_records_of_many_files_share_chunks(tmp_path: Path, line_path: bool) -> None:
     config = _sink(tmp_path, "json-json", **{
         "flush.size": "1000",
         "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
         "partition.field.name": "r",
     })  # fmt: skip
     values = [json.dumps({"r": i % 8}).encode() for i in range(200)]
-    _run(config, [[_rows(list(range(200)), values)]], [True])
+    _run(config, [[_rows(list(range(200)), values)]], [line_path])
     root = local_state_root(config.streaming.checkpoint_location)
     assert root is not None
     saved = PartitionStateStore(root).load("events", 2, 200)
-    assert saved is not None and len(saved.chunks) == 1
-    assert len(decode_pending("events", 2, saved.chunks[0])) == 200
+    assert saved is not None
+    entries = [[e for e in decode_pending("events", 2, c)] for c in saved.chunks]
+    if not line_path:  # one chunk of single records
+        assert [len(chunk) for chunk in entries] == [200]
+        return
+    # The 8 records that opened the files in one chunk; each file's 24 others as one run.
+    assert [[type(e).__name__ for e in chunk] for chunk in entries] == [
+        ["PendingRecord"] * 8,
+        *[["LineRun"]] * 8,
+    ]
+    runs = [chunk[0] for chunk in entries[1:]]
+    assert [(r.encoded_partition, len(r)) for r in runs] == [(f"r={i}", 24) for i in range(8)]
+    assert runs[3].columns.column("offset").to_pylist() == list(range(11, 200, 8))
+    assert runs[3].lines.to_pylist() == [b'{"r":3}'] * 24

@@ -871,9 +871,11 @@ def test_extend_is_offering_each_record_of_a_run(flush_size: int) -> None:
             commits_one += one_by_one.offer(o, "partition=0", schema_key="s")
         i = 0
         while i < n:
-            take = min(runs.room("partition=0", "s"), n - i)
+            room, joinable = runs.joinable("s")
+            take = min(room, n - i) if "partition=0" in joinable else 0
             if take:
-                commits_runs += runs.extend(offsets[i + take - 1], take)
+                end = offsets[i + take - 1]
+                commits_runs += runs.extend([("partition=0", take, end)], end)
             else:
                 take = 1
                 commits_runs += runs.offer(offsets[i], "partition=0", schema_key="s")
@@ -883,15 +885,45 @@ def test_extend_is_offering_each_record_of_a_run(flush_size: int) -> None:
     assert commits_one and all(c.files[0].record_count == flush_size for c in commits_one)
 
 
-def test_room_is_none_where_more_than_flush_size_could_rotate() -> None:
+def test_nothing_joins_where_more_than_flush_size_could_rotate() -> None:
     timed = Rotator(RotationPolicy(flush_size=5, rotate_interval_ms=1000))
     timed.offer(0, "p", timestamp=0)
-    assert timed.room("p", None) == 0
+    assert timed.joinable(None) == (0, frozenset())
     counted = Rotator(RotationPolicy(flush_size=5))
-    assert counted.room("p", None) == 0  # no open file: the next record opens one
+    assert counted.joinable(None) == (5, frozenset())  # no open file: the next record opens one
     counted.offer(0, "p")
-    assert (counted.room("p", None), counted.room("q", None), counted.room("p", "other")) == (
-        4,
-        0,
-        0,
-    )
+    counted.offer(1, "q", schema_key="other")
+    assert counted.joinable(None) == (3, frozenset({"p"}))
+    assert counted.joinable("other") == (3, frozenset({"q"}))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_extend_over_many_files_is_offering_each_record(seed: int) -> None:
+    """Runs over several open files (FieldPartitioner): the state and commits of offers."""
+    rng = random.Random(seed)
+    policy = RotationPolicy(flush_size=rng.choice([1, 3, 10, 25]))
+    one_by_one, runs = Rotator(policy), Rotator(policy)
+    commits_one, commits_runs = [], []
+    offsets = sorted(rng.sample(range(2000), 400))
+    names = [f"f={rng.randrange(rng.choice([1, 3, 6]))}" for _ in offsets]
+    for o, name in zip(offsets, names, strict=True):
+        commits_one += one_by_one.offer(o, name)
+    i = 0
+    while i < len(offsets):
+        room, joinable = runs.joinable(None)
+        joining = 0
+        while joining < room and i + joining < len(offsets) and names[i + joining] in joinable:
+            joining += 1
+        take = rng.randint(1, joining) if joining else 0  # at most all that could join
+        if take == 0:
+            commits_runs += runs.offer(offsets[i], names[i])
+            i += 1
+            continue
+        ends: dict[str, tuple[int, int]] = {}
+        for o, name in zip(offsets[i : i + take], names[i : i + take], strict=True):
+            ends[name] = (ends.get(name, (0, 0))[0] + 1, o)
+        end = offsets[i + take - 1]
+        commits_runs += runs.extend([(n, c, e) for n, (c, e) in ends.items()], end)
+        i += take
+    assert runs.state == one_by_one.state
+    assert commits_runs == commits_one

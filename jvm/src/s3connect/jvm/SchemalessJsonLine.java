@@ -22,7 +22,7 @@ import org.apache.spark.sql.api.java.UDF1;
  */
 public final class SchemalessJsonLine implements UDF1<byte[], byte[]> {
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonConverter CONVERTER = converter();
   private static final boolean SHORTEST_DOUBLES = Runtime.version().feature() >= 19;
 
@@ -34,15 +34,26 @@ public final class SchemalessJsonLine implements UDF1<byte[], byte[]> {
 
   @Override
   public byte[] call(byte[] value) {
+    Object connect = read(value);
+    try {
+      return connect == null ? null : MAPPER.writeValueAsBytes(connect);
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /**
+   * What JsonConverter reads from the value; null for a tombstone, a value it refuses, or one
+   * with a double this JVM prints otherwise than Java 19+ (see the class comment).
+   */
+  static Object read(byte[] value) {
     if (value == null) {
       return null;
     }
     try {
       Object connect = CONVERTER.toConnectData("", value).value();
-      if (connect == null || !(SHORTEST_DOUBLES || doublesAsCurrentJava(connect))) {
-        return null;
-      }
-      return MAPPER.writeValueAsBytes(connect);
+      boolean printable = connect != null && (SHORTEST_DOUBLES || doublesAsCurrentJava(connect));
+      return printable ? connect : null;
     } catch (Exception e) {
       return null;
     }
