@@ -2,15 +2,17 @@
 
 The most common S3 sink configs write each value as one line (JsonFormat, ByteArrayFormat) from
 a converter with no schema to look into (StringConverter, ByteArrayConverter, JsonConverter with
-``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, rotated by
-``flush.size`` only. For those, a :class:`LinePlan` turns a column of Kafka values into the
-column of their lines at once (Arrow compute where it can), and the writer appends the whole run
-to its open file (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`): no record
-objects, no per-record rotation.
+``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition (or the
+FieldPartitioner's files, for JSON objects), rotated by ``flush.size`` only. For those, a
+:class:`LinePlan` turns a column of Kafka values into the column of their lines and files at
+once (Arrow compute where it can), and the writer appends whole runs to the open files
+(:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`): no record objects, no
+per-record rotation.
 
 It writes exactly what the per-record path writes. A run goes the per-record way instead when
 any of its values is not provably written the same: a null (tombstone), bytes that are not
-UTF-8 for a String, a JSON value that does not convert (it may be a dead letter).
+UTF-8 for a String, a JSON value that does not convert (it may be a dead letter), a partition
+field the FieldPartitioner cannot use.
 ``tests/unit/sink/test_lines.py`` runs both paths on generated records and configs and compares
 objects, state and dead letters.
 """
