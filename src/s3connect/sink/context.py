@@ -24,19 +24,7 @@ from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
 from s3connect.sink.lines import line_plan
-from s3connect.sink.partitioners import (
-    DailyPartitioner,
-    DefaultPartitioner,
-    FieldPartitioner,
-    HourlyPartitioner,
-    Partitioner,
-    RecordFieldTimestampExtractor,
-    RecordTimestampExtractor,
-    SchemaPartitioner,
-    TimeBasedPartitioner,
-    TimestampExtractor,
-    WallclockTimestampExtractor,
-)
+from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
 from s3connect.sink.writer import WriterContext
 from s3connect.storage.base import Storage
@@ -47,7 +35,6 @@ from s3connect.storage.s3 import S3Settings
 __all__ = [
     "build_converter",
     "build_format",
-    "build_partitioner",
     "build_record_converter",
     "build_storage",
     "build_view_formats",
@@ -109,64 +96,6 @@ def build_view_formats(config: SinkConfig) -> tuple[ViewFormat | None, ViewForma
         else None
     )
     return keys, headers
-
-
-def build_extractor(config: SinkConfig) -> TimestampExtractor:
-    """The ``timestamp.extractor`` of a time-based partitioner."""
-    match config.partitioner.timestamp_extractor:
-        case "Record":
-            return RecordTimestampExtractor()
-        case "RecordField":
-            return RecordFieldTimestampExtractor(config.partitioner.timestamp_field)
-    return WallclockTimestampExtractor()
-
-
-def build_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
-    """The ``partitioner.class`` (in a ``SchemaPartitioner`` with an
-    ``s3.schema.partition.affix.type``) and, for time-based ones, its timestamp extractor."""
-    partitioner, extractor = _base_partitioner(config)
-    affix = config.partitioner.schema_partition_affix_type
-    if affix != "NONE":
-        partitioner = SchemaPartitioner(partitioner, affix, config.layout.directory_delim)
-    return partitioner, extractor
-
-
-def _base_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
-    """The ``partitioner.class`` and, for time-based ones, its timestamp extractor."""
-    if config.partitioner.plugin is not None:
-        cls = load_plugin("partitioner", config.partitioner.plugin)
-        return cls(config.partitioner.plugin_settings), None
-    delim = config.layout.directory_delim
-    match config.partitioner.name:
-        case "field":
-            return FieldPartitioner(config.partitioner.field_names, directory_delim=delim), None
-        case "time":
-            extractor = build_extractor(config)
-            return TimeBasedPartitioner(
-                config.partitioner.path_format,
-                config.partitioner.duration_ms,
-                config.partitioner.locale,
-                config.partitioner.timezone,
-                extractor,
-                directory_delim=delim,
-            ), extractor
-        case "daily":
-            extractor = build_extractor(config)
-            return DailyPartitioner(
-                config.partitioner.locale,
-                config.partitioner.timezone,
-                extractor,
-                directory_delim=delim,
-            ), extractor
-        case "hourly":
-            extractor = build_extractor(config)
-            return HourlyPartitioner(
-                config.partitioner.locale,
-                config.partitioner.timezone,
-                extractor,
-                directory_delim=delim,
-            ), extractor
-    return DefaultPartitioner(directory_delim=delim), None
 
 
 def build_storage(config: SinkConfig) -> Storage:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timezone
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from s3connect.config.sink import SinkConfig
@@ -33,9 +35,20 @@ from s3connect.convert.string import StringConverter
 from s3connect.errors import PartitionError
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
-from s3connect.sink.partitioners import DefaultPartitioner, FieldPartitioner, map_field_path
+from s3connect.sink.partitioners import (
+    DefaultPartitioner,
+    FieldPartitioner,
+    Partitioner,
+    RecordTimestampExtractor,
+    TimeBasedPartitioner,
+    TimestampExtractor,
+    WallclockTimestampExtractor,
+    build_partitioner,
+    map_field_path,
+)
 from s3connect.util.jackson import JSON_ESCAPES
 from s3connect.util.jackson import quote as jackson_quote
+from s3connect.util.timeformat import JodaZone
 
 __all__ = ["BatchLines", "LinePlan", "LineRun", "joined_lines", "line_plan"]
 
@@ -88,13 +101,30 @@ class BatchLines:
     Attributes:
         lines: Each record's line; null where the record must go per record.
         files: Each record's index into :attr:`partitions` (meaningless where the line is null).
-        partitions: The encoded partitions of the batch's records.
+        partitions: The distinct encoded partitions of the batch's records.
+        timestamps: Each record's timestamp from the partitioner's extractor; None without one.
     """
 
     lines: pa.Array
     files: Any
     """An ``int32`` NumPy array."""
     partitions: list[str]
+    timestamps: Any = None
+    """An ``int64`` NumPy array, or None."""
+
+    def slice(self, start: int, end: int) -> BatchLines:
+        """The records from ``start`` to ``end``."""
+        stamps = None if self.timestamps is None else self.timestamps[start:end]
+        lines = self.lines.slice(start, end - start)
+        return BatchLines(lines, self.files[start:end], self.partitions, stamps)
+
+
+BatchPlan = Callable[[pa.RecordBatch, str, int, int], "BatchLines | None"]
+"""A batch of Kafka rows of one topic-partition, and the time now -> its lines and files; None:
+the whole batch goes per record."""
+Placer = Callable[[pa.RecordBatch, str, int, int], "tuple[pa.DictionaryArray, Any]"]
+"""A batch of Kafka rows, its topic-partition and the time now -> each record's encoded
+partition (null: per record) and the extractor's timestamps (None without one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +135,9 @@ class LinePlan:
         name: Names the converter and format pair (saved with open runs).
         schema: The value schema the converter gives every record (None: schemaless).
         separator: What follows each line in a file.
-        lines: The lines and files of a batch of Kafka rows of one topic-partition
-            (``value``, and ``line`` and ``fields`` when Spark computed them:
-            :mod:`s3connect.spark.jvm_lines`); None: the whole batch goes per record.
+        lines: The lines and files of a batch of Kafka rows of one topic-partition, at a
+            time (``value``, and ``line`` and ``fields`` when Spark computed them:
+            :mod:`s3connect.spark.jvm_lines`).
         field_paths: The keys of each ``partition.field.name`` (FieldPartitioner), for the JVM
             to look up; empty for the DefaultPartitioner.
     """
@@ -115,7 +145,7 @@ class LinePlan:
     name: str
     schema: ConnectSchema | None
     separator: bytes
-    lines: Callable[[pa.RecordBatch, str, int], BatchLines | None]
+    lines: BatchPlan
     field_paths: tuple[tuple[str, ...], ...] = ()
 
 
@@ -123,66 +153,112 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
     """The line path for ``config``; None when records must go one by one."""
     if not _eligible(config):
         return None
+    partitioner, extractor = build_partitioner(config)
     converter, fmt = config.converters.value, config.format.name
-    delim = config.layout.directory_delim
-    if config.partitioner.name == "field":
-        if fmt != "json" or converter != "json" or config.converters.value_schemas_enable:
+    json_values = converter == "json" and not config.converters.value_schemas_enable
+    if isinstance(partitioner, FieldPartitioner):
+        if fmt != "json" or not json_values:
             return None  # only JSON objects have fields to partition by
-        field = FieldPartitioner(config.partitioner.field_names, directory_delim=delim)
-        paths = tuple(tuple(map_field_path(name)) for name in field.field_names)
-        return LinePlan("json-json", None, b"\n", _json_field_lines(field), paths)
-    one_file = _in_one_file(DefaultPartitioner(directory_delim=delim))
+        paths = tuple(tuple(map_field_path(name)) for name in partitioner.field_names)
+        return LinePlan("json-json", None, b"\n", _json_field_lines(partitioner), paths)
+    place = _placer(partitioner, extractor)
+    if place is None:
+        return None
     if fmt == "bytearray" and converter in ("bytearray", "string"):
         sep = config.format.bytearray_separator.encode("utf-8")
         if converter == "bytearray":
-            return LinePlan("bytearray-bytearray", BYTES_SCHEMA, sep, one_file(_raw_lines))
-        return LinePlan("string-bytearray", StringConverter.SCHEMA, sep, one_file(_utf8_lines))
+            return LinePlan("bytearray-bytearray", BYTES_SCHEMA, sep, _placed(_raw_lines, place))
+        lines = _placed(_utf8_lines, place)
+        return LinePlan("string-bytearray", StringConverter.SCHEMA, sep, lines)
     if fmt == "json" and converter == "string":
-        return LinePlan("string-json", StringConverter.SCHEMA, b"\n", one_file(_quoted_lines))
-    if fmt == "json" and converter == "json" and not config.converters.value_schemas_enable:
-        return LinePlan("json-json", None, b"\n", one_file(_json_lines()))
+        lines = _placed(_quoted_lines, place)
+        return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
+    if fmt == "json" and json_values:
+        return LinePlan("json-json", None, b"\n", _placed(_json_lines(), place))
     return None
 
 
 def _eligible(config: SinkConfig) -> bool:
-    """Values alone decide the files: no transforms, no keys or headers files, the Default or
-    Field partitioner (no plugin, no schema affix), rotation by flush.size only, a built-in
-    format, and a key converter that cannot fail the batch (a registry one can, while it is
-    down)."""
-    rotation, partitioner = config.rotation, config.partitioner
+    """Values and Kafka timestamps alone decide the files: no transforms, no keys or headers
+    files, a built-in partitioner (no schema affix) and format, and a key converter that cannot
+    fail the batch (a registry one can, while it is down)."""
+    partitioner = config.partitioner
     return (
         not config.transforms.chain()
         and not config.keys_headers.store_kafka_keys
         and not config.keys_headers.store_kafka_headers
         and partitioner.plugin is None
-        and partitioner.name in ("default", "field")
         and partitioner.schema_partition_affix_type == "NONE"
-        and rotation.rotate_interval_ms <= 0
-        and rotation.rotate_schedule_interval_ms <= 0
         and config.format.plugin is None
         and config.converters.key in ("json", "string", "bytearray")
     )
 
 
-def _in_one_file(
-    default: DefaultPartitioner,
-) -> Callable[[ValueLines], Callable[[pa.RecordBatch, str, int], BatchLines | None]]:
-    """Lines of the DefaultPartitioner: every record of a Kafka partition in its one file."""
+def _placer(partitioner: Partitioner, extractor: TimestampExtractor | None) -> Placer | None:
+    """Where the records of a batch go, column-wise: the DefaultPartitioner's one file, or a
+    time-based partitioner's buckets of the Kafka timestamps or the wall clock in a zone of
+    fixed offset (a zone with daylight saving time: per record)."""
+    if isinstance(partitioner, DefaultPartitioner):
+        return _default_files(partitioner)
+    if not isinstance(partitioner, TimeBasedPartitioner):
+        return None
+    fixed = isinstance(partitioner.zone, JodaZone) and isinstance(partitioner.zone.tz, timezone)
+    if fixed and isinstance(extractor, RecordTimestampExtractor | WallclockTimestampExtractor):
+        return _time_files(partitioner, isinstance(extractor, WallclockTimestampExtractor))
+    return None
 
-    def plan(value_lines: ValueLines) -> Callable[[pa.RecordBatch, str, int], BatchLines | None]:
-        def batch(rows: pa.RecordBatch, topic: str, partition: int) -> BatchLines | None:
-            import numpy as np
 
-            lines = value_lines(rows)
-            if lines is None:
-                return None
-            record = SinkRecord(topic, partition, 0, None, None, None, None, None, ())
-            encoded = default.encode_partition(record, 0)
-            return BatchLines(lines, np.zeros(len(lines), np.int32), [encoded])
+def _placed(value_lines: ValueLines, place: Placer) -> BatchPlan:
+    """``value_lines`` going to the files ``place`` finds."""
 
-        return batch
+    def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
+        lines = value_lines(rows)
+        if lines is None:
+            return None
+        encoded, timestamps = place(rows, topic, partition, now_ms)
+        return _with_files(lines, encoded, timestamps)
 
-    return plan
+    return batch
+
+
+def _default_files(default: DefaultPartitioner) -> Placer:
+    """The DefaultPartitioner: every record of a Kafka partition in its one file."""
+
+    def place(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> tuple[Any, Any]:
+        record = SinkRecord(topic, partition, 0, None, None, None)
+        indices = pa.array(np.zeros(rows.num_rows, np.int32))
+        encoded = pa.array([default.encode_partition(record, 0)], pa.string())
+        return pa.DictionaryArray.from_arrays(indices, encoded), None
+
+    return place
+
+
+def _time_files(partitioner: TimeBasedPartitioner, wallclock: bool) -> Placer:
+    """A time-based partitioner in a zone of fixed offset: records whose local time falls in
+    the same bucket (Java's truncating division) share the file, encoded once per bucket."""
+    offset, duration = partitioner.zone.offset_ms(0), partitioner.partition_duration_ms
+
+    def place(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> tuple[Any, Any]:
+        n = rows.num_rows
+        if wallclock:
+            stamps, known = np.full(n, now_ms, np.int64), np.ones(n, bool)
+        else:
+            column = rows.column("timestamp")
+            stamps = column.fill_null(0).to_numpy().astype(np.int64)
+            known = column.is_valid().to_numpy(zero_copy_only=False) & (np.abs(stamps) < 2**53)
+        local = stamps + offset
+        buckets = np.where(local >= 0, local // duration, -(-local // duration))
+        _, first, inverse = np.unique(buckets, return_index=True, return_inverse=True)
+        names: list[str | None] = []
+        for i in first.tolist():
+            try:
+                names.append(partitioner.encode_timestamp(int(stamps[i])))
+            except ValueError:  # out of Joda's range: per record (a partition error there)
+                names.append(None)
+        indices = pa.array(inverse.astype(np.int32).ravel(), mask=~known)
+        return pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string())), stamps
+
+    return place
 
 
 def _raw_lines(rows: pa.RecordBatch) -> pa.Array | None:
@@ -220,7 +296,6 @@ def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:
 def _escaped_chars(values: pa.Array) -> list[str]:
     """The distinct characters of ``values`` (UTF-8) that Jackson escapes: backslash first
     (the other escapes add backslashes), then quote, controls and those beyond the BMP."""
-    import numpy as np
 
     offsets = np.frombuffer(values.buffers()[1], np.int32)[values.offset :][: len(values) + 1]
     data = np.frombuffer(values.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
@@ -235,7 +310,6 @@ def _escaped_chars(values: pa.Array) -> list[str]:
 
 def _escaped_bytes() -> Any:
     """A table of the 256 byte values: True for the ASCII ones Jackson escapes."""
-    import numpy as np
 
     table = np.zeros(256, bool)
     table[list(JSON_ESCAPES)] = True
@@ -275,9 +349,7 @@ def _json_lines() -> Callable[[pa.RecordBatch], pa.Array | None]:
     return lines
 
 
-def _json_field_lines(
-    field: FieldPartitioner,
-) -> Callable[[pa.RecordBatch, str, int], BatchLines | None]:
+def _json_field_lines(field: FieldPartitioner) -> BatchPlan:
     """JsonConverter (schemas.enable=false) -> JsonFormat by the FieldPartitioner: each value's
     line and its fields' encoded partition; per record where either cannot be had (a value
     that is not an object, a field missing, null, or of a type the partitioner refuses)."""
@@ -292,7 +364,7 @@ def _json_field_lines(
         except (ValueError, PartitionError):
             return None, None
 
-    def batch(rows: pa.RecordBatch, topic: str, partition: int) -> BatchLines | None:
+    def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
         if "line" in rows.schema.names:
             lines, encoded = rows.column("line"), _encoded_fields(rows.column("fields"), field)
         else:
@@ -325,20 +397,20 @@ def _encoded_fields(fields: pa.Array, field: FieldPartitioner) -> pa.DictionaryA
     return pa.DictionaryArray.from_arrays(distinct.indices, pa.array(encoded, pa.string()))
 
 
-def _with_files(lines: pa.Array, encoded: pa.DictionaryArray) -> BatchLines:
-    """``lines`` going to the files ``encoded`` names, null wherever either is null."""
-    import numpy as np
+def _with_files(lines: pa.Array, encoded: pa.DictionaryArray, timestamps: Any = None) -> BatchLines:
+    """``lines`` going to the files ``encoded`` names, null wherever either is null; one index
+    per distinct encoded partition (two field values may encode alike: ``true``, "true")."""
     import pyarrow.compute as pc
 
+    codes: dict[str, int] = {}
     names = encoded.dictionary.to_pylist()
-    files = encoded.indices.fill_null(0).to_numpy().astype(np.int32, copy=False)
-    named = np.array([name is not None for name in names], bool)[files] if names else None
-    valid = np.logical_and(
-        lines.is_valid().to_numpy(zero_copy_only=False),
-        encoded.indices.is_valid().to_numpy(zero_copy_only=False),
+    remap = np.array(
+        [-1 if n is None else codes.setdefault(n, len(codes)) for n in names], np.int32
     )
-    if named is not None:
-        valid &= named
+    indices = encoded.indices.fill_null(0).to_numpy().astype(np.int32, copy=False)
+    files = remap[indices] if len(remap) else np.full(len(indices), -1, np.int32)
+    valid = np.logical_and(lines.is_valid().to_numpy(zero_copy_only=False), files >= 0)
+    valid &= encoded.indices.is_valid().to_numpy(zero_copy_only=False)
     if not valid.all():
         lines = pc.if_else(pa.array(valid), lines, pa.scalar(None, lines.type))
-    return BatchLines(lines, files, names)
+    return BatchLines(lines, files, list(codes), timestamps)

@@ -6,6 +6,7 @@ extractor's timestamp exactly as ``TimeBasedPartitioner.getPartition`` does (Jod
 Java's truncating division) and formats the bucket with the Joda ``path.format``.
 ``SchemaPartitioner`` (kafka-connect-s3's, ``s3.schema.partition.affix.type``) wraps any of them
 and puts ``schema_name=<value schema name>`` before or after its encoded partition.
+:func:`build_partitioner` makes the one a config names.
 
 Path safety (ours; Confluent writes field values raw): a field value is written raw unless it
 would change the key's structure or is ambiguous, namely when it contains ``/``, a character of
@@ -25,6 +26,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Protocol
 
+from s3connect.config.plugins import load_plugin
+from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.errors import ConfigError, PartitionError
@@ -44,7 +47,10 @@ __all__ = [
     "TimestampExtractor",
     "WallclockTimestampExtractor",
     "bucket_start",
+    "build_extractor",
+    "build_partitioner",
     "encode_path_value",
+    "map_field_path",
 ]
 
 _TIMESTAMP_LOGICAL = "org.apache.kafka.connect.data.Timestamp"
@@ -456,10 +462,13 @@ class TimeBasedPartitioner(_PathMixin):
         """The formatted start of the record's time bucket."""
         timestamp = self.extractor.extract(record, now_ms)
         try:
-            start = bucket_start(self.partition_duration_ms, timestamp, self.zone)
-            return self.formatter.format(start)
+            return self.encode_timestamp(timestamp)
         except ValueError as e:
             raise _error(record, f"Cannot encode timestamp {timestamp}: {e}") from e
+
+    def encode_timestamp(self, timestamp: int) -> str:
+        """The formatted start of the time bucket of ``timestamp`` (ValueError: out of range)."""
+        return self.formatter.format(bucket_start(self.partition_duration_ms, timestamp, self.zone))
 
 
 class DailyPartitioner(TimeBasedPartitioner):
@@ -490,3 +499,65 @@ class HourlyPartitioner(TimeBasedPartitioner):
         d = directory_delim
         fmt = f"'year'=YYYY{d}'month'=MM{d}'day'=dd{d}'hour'=HH"
         super().__init__(fmt, 3_600_000, locale, timezone, extractor, directory_delim)
+
+
+# ------------------------------------------------------------------------------------------
+# From the config
+
+
+def build_extractor(config: SinkConfig) -> TimestampExtractor:
+    """The ``timestamp.extractor`` of a time-based partitioner."""
+    match config.partitioner.timestamp_extractor:
+        case "Record":
+            return RecordTimestampExtractor()
+        case "RecordField":
+            return RecordFieldTimestampExtractor(config.partitioner.timestamp_field)
+    return WallclockTimestampExtractor()
+
+
+def build_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
+    """The ``partitioner.class`` (in a ``SchemaPartitioner`` with an
+    ``s3.schema.partition.affix.type``) and, for time-based ones, its timestamp extractor."""
+    partitioner, extractor = _base_partitioner(config)
+    affix = config.partitioner.schema_partition_affix_type
+    if affix != "NONE":
+        partitioner = SchemaPartitioner(partitioner, affix, config.layout.directory_delim)
+    return partitioner, extractor
+
+
+def _base_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtractor | None]:
+    """The ``partitioner.class`` and, for time-based ones, its timestamp extractor."""
+    if config.partitioner.plugin is not None:
+        cls = load_plugin("partitioner", config.partitioner.plugin)
+        return cls(config.partitioner.plugin_settings), None
+    delim = config.layout.directory_delim
+    match config.partitioner.name:
+        case "field":
+            return FieldPartitioner(config.partitioner.field_names, directory_delim=delim), None
+        case "time":
+            extractor = build_extractor(config)
+            return TimeBasedPartitioner(
+                config.partitioner.path_format,
+                config.partitioner.duration_ms,
+                config.partitioner.locale,
+                config.partitioner.timezone,
+                extractor,
+                directory_delim=delim,
+            ), extractor
+        case "daily":
+            extractor = build_extractor(config)
+            return DailyPartitioner(
+                config.partitioner.locale,
+                config.partitioner.timezone,
+                extractor,
+                directory_delim=delim,
+            ), extractor
+        case "hourly":
+            extractor = build_extractor(config)
+            return HourlyPartitioner(
+                config.partitioner.locale,
+                config.partitioner.timezone,
+                extractor,
+                directory_delim=delim,
+            ), extractor
+    return DefaultPartitioner(directory_delim=delim), None

@@ -53,6 +53,8 @@ from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import numpy as np
+
 from s3connect.connect.json_data import parse_json_schema, schema_to_json
 from s3connect.connect.projection import describe, is_promotable, parameters_differ
 from s3connect.connect.schema import ConnectSchema, Type
@@ -412,21 +414,73 @@ class Rotator:
                 commits.append(self._commit(RotationReason.FLUSH_SIZE, before_record=False))
             return commits
 
-    def joinable(self, schema_key: SchemaKey) -> tuple[int, frozenset[str]]:
-        """How many more records :meth:`extend` may add, and the open files (encoded
-        partitions) they may join: those of this schema that only flush.size can rotate; no
-        room when any record could rotate otherwise (time-based rotation)."""
-        files = self._state.open_files
-        if not self._count_only:
-            return 0, frozenset()
-        room = max(self._policy.flush_size - self.record_count, 0)
-        return room, frozenset(f.encoded_partition for f in files if f.schema_key == schema_key)
+    def joining(
+        self,
+        schema_key: SchemaKey,
+        files: Any,
+        partitions: Sequence[str | None],
+        timestamps: Any,
+        now_ms: int,
+    ) -> int:
+        """How many records :meth:`extend` may add, from the first of ``files`` (each record's
+        index into the encoded ``partitions``; ``timestamps``: the extractor's, None without
+        one; NumPy arrays): those that join open files of this schema before any rule but
+        flush.size rotates; 0 when the first must be offered (it opens a file or rotates)."""
+        st, policy = self._state, self._policy
+        if not st.open_files or self._scheduled_rotation_pending(now_ms):
+            return 0
+        limit = min(policy.flush_size - self.record_count, len(files))
+        if limit <= 0:
+            return 0
+        joinable = {f.encoded_partition for f in st.open_files if f.schema_key == schema_key}
+        is_open = np.array([p in joinable for p in partitions], bool)
+        size = 64  # looked at in growing windows: a record that stops the run is usually near
+        while True:
+            end = min(size, limit)
+            stops = ~is_open[files[:end]]
+            if policy.rotate_interval_ms > 0 and timestamps is not None:
+                stops |= self._rotates_on_time(files[:end], partitions, timestamps[:end])
+            found = np.flatnonzero(stops)
+            if len(found):
+                return int(found[0])
+            if end >= limit:
+                return limit
+            size *= 4
 
-    def extend(self, files: Sequence[tuple[str, int, int]], last_offset: int) -> list[Commit]:
-        """Offer records that all join open files (:meth:`joinable`), at most its room of them:
-        per file its encoded partition, how many records and the last one's offset; the last
-        record's offset. The same state and commits as offering each record in offset order
-        without a timestamp."""
+    def _scheduled_rotation_pending(self, now_ms: int) -> bool:
+        """Whether a schedule could rotate before the next record (or is not set yet)."""
+        if self._zone is None:
+            return False
+        nxt = self._state.next_scheduled_rotation_ms
+        return nxt is None or now_ms >= nxt
+
+    def _rotates_on_time(
+        self, files: Any, partitions: Sequence[str | None], timestamps: Any
+    ) -> Any:
+        """Per record, whether rotate.interval.ms would rotate before it (its time from the
+        base, or its encoded partition not the one before it: ``_rotate_on_time``)."""
+        st, policy = self._state, self._policy
+        base = st.base_record_timestamp
+        if base is None:
+            stops = np.zeros(len(files), bool)
+        else:
+            stops = timestamps - base >= policy.rotate_interval_ms
+        if policy.rotate_on_partition_change:
+            current = st.current_encoded_partition
+            before = partitions.index(current) if current in partitions else -1
+            stops |= files != np.concatenate(([before], files[:-1]))
+        return stops
+
+    def extend(
+        self,
+        files: Sequence[tuple[str, int, int]],
+        last_offset: int,
+        timestamps: tuple[int, int] | None = None,
+    ) -> list[Commit]:
+        """Offer records that all join open files, at most :meth:`joining` of them: per file its
+        encoded partition, how many records and the last one's offset; the last record's offset;
+        the first and last record's timestamps (None without an extractor). The same state and
+        commits as offering each record in offset order."""
         st = self._state
         by_partition = {f.encoded_partition: f for f in st.open_files}
         for encoded, count, end in files:
@@ -435,6 +489,10 @@ class Rotator:
             f.record_count += count
             if end == last_offset:
                 st.current_encoded_partition = encoded
+        if timestamps is not None:
+            if st.base_record_timestamp is None:
+                st.base_record_timestamp = timestamps[0]
+            st.current_timestamp = timestamps[1]
         st.current_offset = last_offset
         if self.record_count >= self._policy.flush_size:
             return [self._commit(RotationReason.FLUSH_SIZE, before_record=False)]

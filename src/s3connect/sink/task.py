@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.context import build_writer_context
-from s3connect.sink.lines import BatchLines, LinePlan
+from s3connect.sink.lines import LinePlan
 from s3connect.sink.output import output_batch
 from s3connect.sink.partition_state import PartitionStateStore
 from s3connect.sink.pending import decode_pending, open_chunks
@@ -98,13 +98,11 @@ class _OpenPartition:
         return cls((topic, partition), writer, saved.next_offset if saved else None, chunks)
 
     def write(self, rows: pa.RecordBatch, plan: LinePlan | None, now_ms: int) -> None:
-        batch = None if plan is None else plan.lines(rows, *self.key)
+        batch = None if plan is None else plan.lines(rows, *self.key, now_ms)
         for start, end, valid in _stretches(None if batch is None else batch.lines, rows.num_rows):
             part = rows.slice(start, end - start)
             if valid and plan is not None and batch is not None:
-                stretch = BatchLines(
-                    batch.lines.slice(start, end - start), batch.files[start:end], batch.partitions
-                )
+                stretch = batch.slice(start, end)
                 self.committed += self.writer.write_run(part, stretch, plan, now_ms)
             else:
                 self.committed += self.writer.write(batch_records(*self.key, part), now_ms)

@@ -241,8 +241,10 @@ class TopicPartitionWriter:
         committed: list[CommittedObject] = []
         i, n = 0, rows.num_rows
         while i < n:
-            room, joinable = self._rotator.joinable(schema_key)
-            take = _joining(batch, joinable, i, min(room, n - i))
+            stamps = None if batch.timestamps is None else batch.timestamps[i:]
+            take = self._rotator.joining(
+                schema_key, batch.files[i:], batch.partitions, stamps, now_ms
+            )
             if take == 0:
                 committed += self.write(
                     batch_records(self._topic, self._partition, rows.slice(i, 1)), now_ms
@@ -254,7 +256,8 @@ class TopicPartitionWriter:
                 self._open.setdefault(run.encoded_partition, []).append(run)
                 self._new.append(run)
             ends = [(r.encoded_partition, len(r), r.last_offset) for r in runs]
-            for commit in self._rotator.extend(ends, offsets[i + take - 1].as_py()):
+            span = None if stamps is None else (int(stamps[0]), int(stamps[take - 1]))
+            for commit in self._rotator.extend(ends, offsets[i + take - 1].as_py(), span):
                 committed += self._flush(commit)
             i += take
         return committed
@@ -478,23 +481,6 @@ class TopicPartitionWriter:
     def _converted(self, p: PendingRecord) -> SinkRecord:
         """A record of an open file as converted (again, when its saved conversion is gone)."""
         return p.converted if p.converted is not None else self._again(p.raw)
-
-
-def _joining(batch: BatchLines, joinable: frozenset[str], start: int, limit: int) -> int:
-    """How many records from ``start`` (at most ``limit``) join the ``joinable`` open files;
-    looked for in growing windows (a record opening a file is usually near)."""
-    if limit == 0 or not joinable:
-        return 0
-    is_open = np.array([name in joinable for name in batch.partitions], bool)
-    size = 64
-    while True:
-        window = batch.files[start : start + min(size, limit)]
-        closed = np.flatnonzero(~is_open[window])
-        if len(closed):
-            return int(closed[0])
-        if size >= limit:
-            return limit
-        size *= 4
 
 
 def _runs(rows: pa.RecordBatch, batch: BatchLines, start: int, plan: str) -> list[LineRun]:

@@ -13,6 +13,8 @@ import pyarrow as pa
 import pytest
 
 from s3connect.config.sink import SinkConfig
+from s3connect.convert.json import JsonConverter
+from s3connect.formats.json import json_line
 from s3connect.sink.lines import LineRun, line_plan
 from s3connect.sink.partition_state import PartitionStateStore, local_state_root
 from s3connect.sink.pending import decode_pending
@@ -58,9 +60,10 @@ _JSONS = [
 
 
 # FieldPartitioner values: most in few files, some refused (null, object, array) or needing
-# Java's number text or percent-encoding; "n.m" is a nested field, '"a.b"' a key with a dot.
-_FIELD_VALUES = [1, 1, 2, -7, "eu", "eu", "us/west", "..", True, False, 2.5, 1e20, 0.001, None,
-                 {"x": 1}, [1], "é%41"]  # fmt: skip
+# Java's number text or percent-encoding, some alike in a key (1 and "1", true and "true");
+# "n.m" is a nested field, '"a.b"' a key with a dot.
+_FIELD_VALUES = [1, 1, "1", 2, -7, "eu", "eu", "us/west", "..", True, "true", False, 2.5, 1e20,
+                 0.001, None, {"x": 1}, [1], "é%41"]  # fmt: skip
 _FIELDS = ["r", "r,n.m", '"a.b"', "r, s ,r"]
 
 
@@ -129,9 +132,33 @@ def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
         extra["partition.field.name"] = rng.choice(_FIELDS)
         if rng.random() < 0.3:
             extra["directory.delim"] = "_"
+    elif rng.random() < 0.5:
+        extra |= _time_keys(rng)
     if "bytearray" in pair and rng.random() < 0.5:
         extra["format.bytearray.separator"] = rng.choice(["|", "\r\n", "--"])
     return _sink(tmp, pair, **{"flush.size": str(rng.choice([1, 2, 3, 5, 8, 40]))}, **extra)
+
+
+_TIME = "io.confluent.connect.storage.partitioner."
+
+
+def _time_keys(rng: random.Random) -> dict[str, str]:
+    """A time-based partitioner by Kafka time or the wall clock, in a zone of fixed offset (or
+    one with daylight saving time: per record), with rotation by time now and then."""
+    keys = {
+        "partitioner.class": _TIME
+        + rng.choice(["TimeBasedPartitioner"] * 3 + ["HourlyPartitioner"]),
+        "partition.duration.ms": str(rng.choice([1000, 7000, 60_000])),
+        "path.format": rng.choice(["'t'=HH-mm-ss", "YYYY/MM/dd/HH/mm/ss"]),
+        "locale": "en-US",
+        "timezone": rng.choice(["UTC", "UTC", "+05:30", "-03:00", "America/New_York"]),
+        "timestamp.extractor": rng.choice(["Record", "Record", "Wallclock"]),
+    }
+    if rng.random() < 0.4:
+        keys["rotate.interval.ms"] = str(rng.choice([500, 3000, 20_000]))
+    if rng.random() < 0.3:
+        keys["rotate.schedule.interval.ms"] = str(rng.choice([2000, 60_000]))
+    return keys
 
 
 def _micro_batches(rng: random.Random, pair: str) -> list[list[pa.RecordBatch]]:
@@ -151,17 +178,51 @@ def _micro_batches(rng: random.Random, pair: str) -> list[list[pa.RecordBatch]]:
     return out
 
 
+def _timestamp(offset: int) -> int | None:
+    """Kafka time: a few records a second, some out of order, now and then none."""
+    if offset % 97 == 13:
+        return None
+    return 1_700_000_000_000 + offset * 271 + (offset * 7919) % 1500
+
+
 def _rows(offsets: list[int], values: list[bytes | None]) -> pa.RecordBatch:
     return pa.RecordBatch.from_pydict(
         {
             "topic": ["events"] * len(offsets),
             "partition": pa.array([2] * len(offsets), pa.int32()),
             "offset": pa.array(offsets, pa.int64()),
-            "timestamp": pa.array([1_700_000_000_000 + o for o in offsets], pa.int64()),
+            "timestamp": pa.array([_timestamp(o) for o in offsets], pa.int64()),
             "key": pa.array([b"k%d" % o for o in offsets], pa.binary()),
             "value": pa.array(values, pa.binary()),
             "headers": pa.array([None] * len(offsets), pa.string()),
         }
+    )
+
+
+def _as_from_the_jvm(rows: pa.RecordBatch, config: SinkConfig) -> pa.RecordBatch:
+    """``rows`` with the ``line`` and ``fields`` columns SchemalessJsonFieldLine adds (Jackson's
+    text of what JsonConverter read: ``json_line``; the integration tests check the JVM's)."""
+    plan = line_plan(config)
+    assert plan is not None
+    converter = JsonConverter(schemas_enable=False)
+    lines, fields = [], []
+    for data in rows.column("value").to_pylist():
+        try:
+            value, _ = converter.to_connect("", data)
+        except ValueError:
+            value = None
+        found = [value]
+        for path in plan.field_paths if value is not None else ():
+            current = value
+            for key in path:
+                current = current.get(key) if isinstance(current, dict) else None
+            found.append(current)
+        ok = value is not None and None not in found
+        lines.append(json_line(value, None) if ok else None)
+        fields.append(json_line(found[1:], None) if ok else None)
+    extra = [pa.array(lines, pa.binary()), pa.array(fields, pa.binary())]
+    return pa.RecordBatch.from_arrays(
+        [*rows.columns, *extra], [*rows.schema.names, "line", "fields"]
     )
 
 
@@ -172,8 +233,9 @@ def _run(
     root = local_state_root(config.streaming.checkpoint_location)
     assert root is not None
     rows: list[Any] = []
-    for micro_batch, line_path in zip(batches, paths, strict=True):
-        task = PartitionTask(config, str(root), 0, line_path=line_path)
+    for n, (micro_batch, line_path) in enumerate(zip(batches, paths, strict=True)):
+        now_ms = 1_700_000_000_000 + 1700 * n  # the wall clock of each micro-batch
+        task = PartitionTask(config, str(root), now_ms, line_path=line_path)
         try:
             rows += [r for out in task(iter(micro_batch)) for r in out.to_pylist()]
         except Exception as exc:  # the same failure on both paths
@@ -201,7 +263,7 @@ def _flat(entries: list[Any]) -> list[tuple[Any, ...]]:
     return sorted(out)
 
 
-@pytest.mark.parametrize("seed", range(200))
+@pytest.mark.parametrize("seed", range(300))
 def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     pair = list(_PAIRS)[seed % len(_PAIRS)]
@@ -211,8 +273,12 @@ def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, se
     for name, paths in (("reference", [False] * len(batches)), ("lines", [True] * len(batches)),
                         ("mixed", mixed)):  # fmt: skip
         config = _config(tmp_path / name, random.Random(seed * 7919), pair)
-        assert line_plan(config) is not None
-        results.append(_run(config, batches, paths))
+        given = batches
+        if pair == "json-field" and name != "reference" and seed % 2:
+            given = [[_as_from_the_jvm(b, config) for b in mb] for mb in batches]
+        daylight_saving = config.partitioner.timezone == "America/New_York"
+        assert (line_plan(config) is None) is daylight_saving
+        results.append(_run(config, given, paths))
     reference, lines, mixed_result = results
     assert lines == reference
     assert mixed_result == reference
@@ -266,3 +332,26 @@ def test_open_records_of_many_files_share_chunks(tmp_path: Path, line_path: bool
     assert [(r.encoded_partition, len(r)) for r in runs] == [(f"r={i}", 24) for i in range(8)]
     assert runs[3].columns.column("offset").to_pylist() == list(range(11, 200, 8))
     assert runs[3].lines.to_pylist() == [b'{"r":3}'] * 24
+
+
+def test_field_values_written_alike_share_their_file(tmp_path: Path) -> None:
+    """1 and "1" (true and "true") are one encoded partition: one file, in offset order."""
+    values = [
+        json.dumps({"r": v, "i": i}).encode() for i, v in enumerate([1, "1", True, "true"] * 6)
+    ]
+    out = {}
+    for name, line_path in (("reference", False), ("lines", True)):
+        config = _sink(tmp_path / name, "json-field", **{
+            "flush.size": "24", "partition.field.name": "r",
+        })  # fmt: skip
+        rows = _as_from_the_jvm(_rows(list(range(24)), values), config)
+        out[name] = _run(config, [[rows]], [line_path])
+    assert out["lines"] == out["reference"]
+    assert sorted(out["lines"]["objects"]) == [
+        "topics/events/r=1/events+2+0000000000.json",
+        "topics/events/r=true/events+2+0000000002.json",
+    ]
+    written = out["lines"]["objects"]["topics/events/r=1/events+2+0000000000.json"]
+    assert [json.loads(line)["i"] for line in written.splitlines()] == [
+        i for i in range(24) if i % 4 < 2
+    ]

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import numpy as np
 import pytest
 
 from s3connect.connect.schema import ConnectSchema, Field, Type
@@ -857,73 +858,78 @@ def test_partition_change_needs_rotate_interval_and_an_extractor_only() -> None:
     assert off.offer(2, "c", timestamp=None) == []  # no extractor: never on time
 
 
-@pytest.mark.parametrize("flush_size", [1, 2, 3, 7, 10])
-def test_extend_is_offering_each_record_of_a_run(flush_size: int) -> None:
-    rng = random.Random(flush_size)
-    policy = RotationPolicy(flush_size=flush_size)
-    one_by_one, runs = Rotator(policy), Rotator(policy)
-    offset, commits_one, commits_runs = 0, [], []
-    for _ in range(60):
-        n = rng.randrange(1, 12)
-        offsets = list(range(offset, offset + 2 * n, 2))  # gaps, as after compaction
-        offset += 2 * n
-        for o in offsets:
-            commits_one += one_by_one.offer(o, "partition=0", schema_key="s")
-        i = 0
-        while i < n:
-            room, joinable = runs.joinable("s")
-            take = min(room, n - i) if "partition=0" in joinable else 0
-            if take:
-                end = offsets[i + take - 1]
-                commits_runs += runs.extend([("partition=0", take, end)], end)
-            else:
-                take = 1
-                commits_runs += runs.offer(offsets[i], "partition=0", schema_key="s")
-            i += take
-        assert runs.state == one_by_one.state
-    assert commits_runs == commits_one
-    assert commits_one and all(c.files[0].record_count == flush_size for c in commits_one)
-
-
-def test_nothing_joins_where_more_than_flush_size_could_rotate() -> None:
-    timed = Rotator(RotationPolicy(flush_size=5, rotate_interval_ms=1000))
-    timed.offer(0, "p", timestamp=0)
-    assert timed.joinable(None) == (0, frozenset())
-    counted = Rotator(RotationPolicy(flush_size=5))
-    assert counted.joinable(None) == (5, frozenset())  # no open file: the next record opens one
-    counted.offer(0, "p")
-    counted.offer(1, "q", schema_key="other")
-    assert counted.joinable(None) == (3, frozenset({"p"}))
-    assert counted.joinable("other") == (3, frozenset({"q"}))
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_extend_over_many_files_is_offering_each_record(seed: int) -> None:
-    """Runs over several open files (FieldPartitioner): the state and commits of offers."""
+@pytest.mark.parametrize("seed", range(60))
+def test_joining_and_extend_are_offering_each_record(seed: int) -> None:
+    """Runs (the line path): as many records as joining() allows, or one offered, give the
+    state and commits of offering every record, whatever the files, times and rules."""
     rng = random.Random(seed)
-    policy = RotationPolicy(flush_size=rng.choice([1, 3, 10, 25]))
+    interval = rng.choice([0, 0, 50, 400])
+    policy = RotationPolicy(
+        flush_size=rng.choice([1, 3, 10, 25, 1000]),
+        rotate_interval_ms=interval,
+        rotate_on_partition_change=rng.random() < 0.7,
+        rotate_schedule_interval_ms=rng.choice([0, 0, 1000]),
+        timezone="UTC",
+    )
     one_by_one, runs = Rotator(policy), Rotator(policy)
+    offsets = sorted(rng.sample(range(3000), 600))
+    names = [f"f={rng.randrange(rng.choice([1, 2, 6]))}" for _ in offsets]
+    if rng.random() < 0.5:  # time buckets: long stretches of one file
+        names = [f"h={o // 200}" for o in offsets]
+    stamps = [10_000 + o * 3 + rng.randrange(-20, 20) for o in offsets] if interval else None
+    nows = [1_000_000 + (o // 100) * 700 for o in offsets]  # the same within a micro-batch
     commits_one, commits_runs = [], []
-    offsets = sorted(rng.sample(range(2000), 400))
-    names = [f"f={rng.randrange(rng.choice([1, 3, 6]))}" for _ in offsets]
-    for o, name in zip(offsets, names, strict=True):
-        commits_one += one_by_one.offer(o, name)
+    for k, (o, name) in enumerate(zip(offsets, names, strict=True)):
+        ts = None if stamps is None else stamps[k]
+        commits_one += one_by_one.offer(o, name, timestamp=ts, now_ms=nows[k])
+    partitions = sorted(set(names))
+    files = np.array([partitions.index(n) for n in names], np.int32)
+    times = None if stamps is None else np.array(stamps, np.int64)
     i = 0
     while i < len(offsets):
-        room, joinable = runs.joinable(None)
-        joining = 0
-        while joining < room and i + joining < len(offsets) and names[i + joining] in joinable:
-            joining += 1
-        take = rng.randint(1, joining) if joining else 0  # at most all that could join
+        window = times if times is None else times[i:]
+        joining = runs.joining(None, files[i:], partitions, window, nows[i])
+        take = min(joining, rng.choice([joining, 1 + joining // 2]))  # a run may stop early
+        if nows[i + take - 1 if take else i] != nows[i]:
+            take = sum(1 for n in nows[i : i + take] if n == nows[i])  # one micro-batch
         if take == 0:
-            commits_runs += runs.offer(offsets[i], names[i])
+            ts = None if stamps is None else stamps[i]
+            commits_runs += runs.offer(offsets[i], names[i], timestamp=ts, now_ms=nows[i])
             i += 1
             continue
         ends: dict[str, tuple[int, int]] = {}
         for o, name in zip(offsets[i : i + take], names[i : i + take], strict=True):
             ends[name] = (ends.get(name, (0, 0))[0] + 1, o)
+        span = None if stamps is None else (stamps[i], stamps[i + take - 1])
         end = offsets[i + take - 1]
-        commits_runs += runs.extend([(n, c, e) for n, (c, e) in ends.items()], end)
+        commits_runs += runs.extend([(n, c, e) for n, (c, e) in ends.items()], end, span)
         i += take
     assert runs.state == one_by_one.state
     assert commits_runs == commits_one
+    no_rule = policy.flush_size == 1000 and not interval and not policy.rotate_schedule_interval_ms
+    assert len(commits_one) > 1 or no_rule
+
+
+def test_joining_stops_where_a_rule_other_than_flush_size_could_rotate() -> None:
+    def joining(r: Rotator, names: list[str], stamps: list[int] | None = None, now: int = 0) -> int:
+        files = np.array([["p", "q", "r"].index(n) for n in names], np.int32)
+        times = None if stamps is None else np.array(stamps, np.int64)
+        return r.joining(None, files, ["p", "q", "r"], times, now)
+
+    counted = Rotator(RotationPolicy(flush_size=5))
+    assert joining(counted, ["p", "p"]) == 0  # no open file: the first record opens one
+    counted.offer(0, "p")
+    counted.offer(1, "q", schema_key="other")
+    assert joining(counted, ["p", "p", "p", "p", "p"]) == 3  # flush.size 5: room for 3
+    assert joining(counted, ["p", "r", "p"]) == 1  # r opens a file
+    assert joining(counted, ["q"]) == 0  # q's file has another schema
+    timed = Rotator(RotationPolicy(flush_size=100, rotate_interval_ms=1000))
+    timed.offer(0, "p", timestamp=5000)
+    assert joining(timed, ["p"] * 4, [5100, 5999, 6000, 5000]) == 2  # 6000: the interval
+    assert joining(timed, ["p", "p", "q"], [5001, 5002, 5003]) == 2  # opens q
+    timed.offer(1, "q", timestamp=5001)
+    assert joining(timed, ["q", "p"], [5002, 5003]) == 1  # the partition changes
+    assert joining(timed, ["p"], [5002]) == 0
+    scheduled = Rotator(RotationPolicy(100, rotate_schedule_interval_ms=1000, timezone="UTC"))
+    scheduled.offer(0, "p", now_ms=500)
+    assert (joining(scheduled, ["p"], now=999), joining(scheduled, ["p"], now=1000)) == (1, 0)
