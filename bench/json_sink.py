@@ -21,9 +21,10 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
 - ``json``: ``s3connect.spark.sink_query.run_sink(..., once=True)``, JsonConverter
   (``schemas.enable=false``) -> JsonFormat, DefaultPartitioner, ``flush.size`` 10000.
   ``json-gzip``: the same with ``s3.compression.type=gzip``. ``json-field``: FieldPartitioner on
-  ``region``. ``string-json``: StringConverter -> JsonFormat (each value written as a JSON
-  string). ``string-bytes``: StringConverter -> ByteArrayFormat (the value's bytes, one line
-  each). ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
+  ``region``. ``json-hourly``: HourlyPartitioner on the Kafka timestamps (UTC).
+  ``string-json``: StringConverter -> JsonFormat (each value written as a JSON string).
+  ``string-bytes``: StringConverter -> ByteArrayFormat (the value's bytes, one line each).
+  ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
   case: the same bytes as ``spark-text`` writes).
 - ``<s3connect variant>-baseline``: that variant run with another checkout's package
   (``--baseline DIR``: ``PYTHONPATH=DIR/src``, e.g. a ``git worktree`` of an earlier commit).
@@ -90,6 +91,14 @@ S3CONNECT_VARIANTS: dict[str, dict[str, str]] = {
         **_JSON_FORMAT,
         "partitioner.class": "io.confluent.connect.storage.partitioner.FieldPartitioner",
         "partition.field.name": "region",
+    },
+    "json-hourly": {
+        **_JSON,
+        **_JSON_FORMAT,
+        "partitioner.class": "io.confluent.connect.storage.partitioner.HourlyPartitioner",
+        "timestamp.extractor": "Record",
+        "locale": "en-US",
+        "timezone": "UTC",
     },
     "string-json": {**_STRING, **_JSON_FORMAT, **_DEFAULT},
     "string-bytes": {

@@ -2,17 +2,19 @@
 
 The most common S3 sink configs write each value as one line (JsonFormat, ByteArrayFormat) from
 a converter with no schema to look into (StringConverter, ByteArrayConverter, JsonConverter with
-``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition (or the
-FieldPartitioner's files, for JSON objects), rotated by ``flush.size`` only. For those, a
-:class:`LinePlan` turns a column of Kafka values into the column of their lines and files at
-once (Arrow compute where it can), and the writer appends whole runs to the open files
-(:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`): no record objects, no
-per-record rotation.
+``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, the
+FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock time
+in a zone of fixed offset). For those, a :class:`LinePlan` turns a column of Kafka values into
+the column of their lines and files at once (Arrow compute where it can), and the writer appends
+whole runs to the open files (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as
+far as :meth:`~s3connect.sink.rotation.Rotator.joining` finds that no rotation rule but
+``flush.size`` could fire: no record objects, no per-record rotation.
 
 It writes exactly what the per-record path writes. A run goes the per-record way instead when
 any of its values is not provably written the same: a null (tombstone), bytes that are not
 UTF-8 for a String, a JSON value that does not convert (it may be a dead letter), a partition
-field the FieldPartitioner cannot use.
+field the FieldPartitioner cannot use, a record without a Kafka timestamp; so does every record
+that opens a file or rotates files.
 ``tests/unit/sink/test_lines.py`` runs both paths on generated records and configs and compares
 objects, state and dead letters.
 """

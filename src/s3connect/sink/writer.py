@@ -232,8 +232,9 @@ class TopicPartitionWriter:
     ) -> list[CommittedObject]:
         """Handle the Kafka rows ``rows`` (in offset order) whose lines and files ``batch``
         holds (every line there): each stretch of records joining open files goes in whole
-        (:meth:`Rotator.extend`); a record that could open a file goes through :meth:`write`,
-        so every rotation rule stays there."""
+        (:meth:`Rotator.joining`, :meth:`Rotator.extend`); a record that opens a file or could
+        rotate files by another rule than flush.size goes through :meth:`write`, so every
+        rotation rule stays there."""
         schema_key = self._ctx.schema_key(
             SinkRecord(self._topic, self._partition, 0, None, None, None, None, plan.schema, ())
         )

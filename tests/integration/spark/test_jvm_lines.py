@@ -55,7 +55,7 @@ def _python_lines(values: list[bytes | None], **keys: str) -> list[tuple[bytes, 
     plan = line_plan(SinkConfig.from_mapping(sink_keys("t", "b", Path("/tmp"), **keys)))
     assert plan is not None and plan.name == "json-json"
     rows = pa.RecordBatch.from_pydict({"value": pa.array(values, pa.binary())})
-    return _lines_and_files(plan.lines(rows, "t", 0))
+    return _lines_and_files(plan.lines(rows, "t", 0, 0))
 
 
 def _lines_and_files(batch: Any) -> list[tuple[bytes, str] | None]:
@@ -67,8 +67,8 @@ def _lines_and_files(batch: Any) -> list[tuple[bytes, str] | None]:
 
 def _field_values(rng: random.Random, n: int) -> list[bytes]:
     """Objects with the fields r, n.m and "a.b" of every JSON kind (some missing or null)."""
-    kinds = [1, -7, 2**62, 2**64, "eu", "us/west", "..", "é%41", True, 2.5, 1e20, 0.1 + 0.2,
-             4.35, None, {"x": 1}, [1]]  # fmt: skip
+    kinds = [1, "1", -7, 2**62, 2**64, "eu", "us/west", "..", "é%41", True, "true", 2.5, 1e20,
+             0.1 + 0.2, 4.35, None, {"x": 1}, [1]]  # fmt: skip
     out = []
     for _ in range(n):
         value: dict[str, Any] = {"k": rng.random()}
@@ -106,7 +106,7 @@ def test_the_jvm_gives_the_fields_python_partitions_by(spark: Any) -> None:
     )
     plan = line_plan(config)
     assert plan is not None
-    jvm = _lines_and_files(plan.lines(arrow, "t", 0))
+    jvm = _lines_and_files(plan.lines(arrow, "t", 0, 0))
     python = _python_lines(values, **_FIELD_KEYS)
     assert [(v, j, p) for v, j, p in zip(values, jvm, python, strict=True) if j and j != p] == []
     assert [v for v, j, p in zip(values, jvm, python, strict=True) if p is None and j][:1] == []
