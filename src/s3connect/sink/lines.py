@@ -60,30 +60,48 @@ ValueLines = Callable[[pa.RecordBatch], "pa.Array | None"]
 
 @dataclass(slots=True)
 class LineRun:
-    """Consecutive records of one open file, with their lines (without separators).
+    """Records of one open file, in offset order, with their lines (without separators).
 
     The Kafka columns are kept too (Arrow slices of the task's batch, not copies): a run is saved
     with them while its file is open, and becomes per-record records again when a later
-    micro-batch cannot take the line path (:meth:`records`).
+    micro-batch cannot take the line path (:meth:`records`). A run picked out of records of
+    several files holds the indices of its own (``picked``) and copies them out only when asked.
     """
 
     encoded_partition: str
-    columns: pa.RecordBatch
+    rows: pa.RecordBatch
     """``offset``, ``timestamp``, ``key``, ``value`` and ``headers`` (as :mod:`pending` saves)."""
-    lines: pa.Array
+    all_lines: pa.Array
+    """The lines of ``rows``."""
     plan: str
     """The :attr:`LinePlan.name` that made the lines: another plan writes them anew."""
+    picked: Any = None
+    """The indices of the run's records in ``rows`` (a NumPy array); None: all of them."""
 
     def __len__(self) -> int:
-        return int(self.columns.num_rows)
+        return int(self.rows.num_rows if self.picked is None else len(self.picked))
+
+    @property
+    def columns(self) -> pa.RecordBatch:
+        """The Kafka columns of the run's records."""
+        return self.rows if self.picked is None else self.rows.take(pa.array(self.picked))
+
+    @property
+    def lines(self) -> pa.Array:
+        """The run's lines."""
+        return self.all_lines if self.picked is None else self.all_lines.take(self.picked)
 
     @property
     def first_offset(self) -> int:
-        return int(self.columns.column("offset")[0].as_py())
+        return self._offset(0)
 
     @property
     def last_offset(self) -> int:
-        return int(self.columns.column("offset")[-1].as_py())
+        return self._offset(-1)
+
+    def _offset(self, i: int) -> int:
+        at = i if self.picked is None else int(self.picked[i])
+        return int(self.rows.column("offset")[at].as_py())
 
 
 def joined_lines(lines: pa.Array, separator: bytes) -> Iterator[memoryview | bytes]:

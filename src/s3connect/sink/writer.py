@@ -486,18 +486,17 @@ class TopicPartitionWriter:
 
 def _runs(rows: pa.RecordBatch, batch: BatchLines, start: int, plan: str) -> list[LineRun]:
     """The records ``rows`` (of ``batch`` from ``start``) as one run per file, each in offset
-    order."""
+    order (records of several files: each run picks its own, copied out when written)."""
     n = rows.num_rows
     lines, files = batch.lines.slice(start, n), batch.files[start : start + n]
     first = files[0]
     if (files == first).all():
         return [LineRun(batch.partitions[first], rows, lines, plan)]
     order = np.argsort(files, kind="stable")
-    ordered, taken = files[order], pa.array(order)
-    rows, lines = rows.take(taken), lines.take(taken)
+    ordered = files[order]
     edges = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), n]
     return [
-        LineRun(batch.partitions[ordered[a]], rows.slice(a, b - a), lines.slice(a, b - a), plan)
+        LineRun(batch.partitions[ordered[a]], rows, lines, plan, order[a:b])
         for a, b in itertools.pairwise(edges)
     ]
 
