@@ -3,8 +3,8 @@
 The most common S3 sink configs write each value as one line (JsonFormat, ByteArrayFormat) from
 a converter with no schema to look into (StringConverter, ByteArrayConverter, JsonConverter with
 ``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, the
-FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock time
-in a zone of fixed offset). For those, a :class:`LinePlan` turns a column of Kafka values into
+FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock
+time). For those, a :class:`LinePlan` turns a column of Kafka values into
 the column of their lines and files at once (Arrow compute where it can), and the writer appends
 whole runs to the open files (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as
 far as :meth:`~s3connect.sink.rotation.Rotator.joining` finds that no rotation rule but
@@ -216,14 +216,12 @@ def _eligible(config: SinkConfig) -> bool:
 
 def _placer(partitioner: Partitioner, extractor: TimestampExtractor | None) -> Placer | None:
     """Where the records of a batch go, column-wise: the DefaultPartitioner's one file, or a
-    time-based partitioner's buckets of the Kafka timestamps or the wall clock in a zone of
-    fixed offset (a zone with daylight saving time: per record)."""
+    time-based partitioner's buckets of the Kafka timestamps or the wall clock."""
     if isinstance(partitioner, DefaultPartitioner):
         return _default_files(partitioner)
-    if not isinstance(partitioner, TimeBasedPartitioner):
-        return None
-    fixed = isinstance(partitioner.zone, JodaZone) and isinstance(partitioner.zone.tz, timezone)
-    if fixed and isinstance(extractor, RecordTimestampExtractor | WallclockTimestampExtractor):
+    if isinstance(partitioner, TimeBasedPartitioner) and isinstance(
+        extractor, RecordTimestampExtractor | WallclockTimestampExtractor
+    ):
         return _time_files(partitioner, isinstance(extractor, WallclockTimestampExtractor))
     return None
 
@@ -254,9 +252,9 @@ def _default_files(default: DefaultPartitioner) -> Placer:
 
 
 def _time_files(partitioner: TimeBasedPartitioner, wallclock: bool) -> Placer:
-    """A time-based partitioner in a zone of fixed offset: records whose local time falls in
-    the same bucket (Java's truncating division) share the file, encoded once per bucket."""
-    offset, duration = partitioner.zone.offset_ms(0), partitioner.partition_duration_ms
+    """A time-based partitioner: records whose local time falls in the same bucket (Java's
+    truncating division) share the file, encoded once per bucket."""
+    duration = partitioner.partition_duration_ms
 
     def place(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> tuple[Any, Any]:
         n = rows.num_rows
@@ -265,8 +263,10 @@ def _time_files(partitioner: TimeBasedPartitioner, wallclock: bool) -> Placer:
         else:
             column = rows.column("timestamp")
             stamps = column.fill_null(0).to_numpy().astype(np.int64)
-            known = column.is_valid().to_numpy(zero_copy_only=False) & (np.abs(stamps) < 2**53)
-        local = stamps + offset
+            known = column.is_valid().to_numpy(zero_copy_only=False)
+        known &= (stamps > _FIRST_MS) & (stamps < _LAST_MS)  # else per record: an error there
+        local = np.where(known, stamps, 0)
+        local += _offsets(partitioner.zone, local)
         buckets = np.where(local >= 0, local // duration, -(-local // duration))
         _, first, inverse = np.unique(buckets, return_index=True, return_inverse=True)
         names: list[str | None] = []
@@ -279,6 +279,26 @@ def _time_files(partitioner: TimeBasedPartitioner, wallclock: bool) -> Placer:
         return pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string())), stamps
 
     return place
+
+
+_DAY_MS = 86_400_000
+_FIRST_MS, _LAST_MS = -62_135_596_800_000 + _DAY_MS, 253_402_300_799_999 - _DAY_MS
+"""Instants in years 1 to 9999 (a day inside): what the zone arithmetic takes."""
+
+
+def _offsets(zone: JodaZone, instants: Any) -> Any:
+    """The zone's offset from UTC at each instant (ms, NumPy): looked up once per distinct
+    minute whose start and end have the same offset (no zone has two transitions a minute
+    apart), per instant in a minute with a transition."""
+    if isinstance(zone.tz, timezone):  # UTC or a fixed offset
+        return np.full(len(instants), zone.offset_ms(0), np.int64)
+    minutes, inverse = np.unique(instants // 60_000, return_inverse=True)
+    starts = np.array([zone.offset_ms(m * 60_000) for m in minutes.tolist()], np.int64)
+    ends = np.array([zone.offset_ms(m * 60_000 + 59_999) for m in minutes.tolist()], np.int64)
+    offsets = starts[inverse.ravel()]
+    for i in np.flatnonzero((starts != ends)[inverse.ravel()]).tolist():
+        offsets[i] = zone.offset_ms(int(instants[i]))
+    return offsets
 
 
 def _raw_lines(rows: pa.RecordBatch) -> pa.Array | None:

@@ -9,16 +9,18 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
 from s3connect.config.sink import SinkConfig
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.json import json_line
-from s3connect.sink.lines import LineRun, line_plan
+from s3connect.sink.lines import LineRun, _offsets, line_plan
 from s3connect.sink.partition_state import PartitionStateStore, local_state_root
 from s3connect.sink.pending import decode_pending
 from s3connect.sink.task import PartitionTask
+from s3connect.util.timeformat import JodaZone
 
 _PAIRS = {
     "json-json": {
@@ -143,15 +145,15 @@ _TIME = "io.confluent.connect.storage.partitioner."
 
 
 def _time_keys(rng: random.Random) -> dict[str, str]:
-    """A time-based partitioner by Kafka time or the wall clock, in a zone of fixed offset (or
-    one with daylight saving time: per record), with rotation by time now and then."""
+    """A time-based partitioner by Kafka time or the wall clock, in a zone of fixed offset or
+    one with daylight saving time, with rotation by time now and then."""
     keys = {
         "partitioner.class": _TIME
         + rng.choice(["TimeBasedPartitioner"] * 3 + ["HourlyPartitioner"]),
         "partition.duration.ms": str(rng.choice([1000, 7000, 60_000])),
         "path.format": rng.choice(["'t'=HH-mm-ss", "YYYY/MM/dd/HH/mm/ss"]),
         "locale": "en-US",
-        "timezone": rng.choice(["UTC", "UTC", "+05:30", "-03:00", "America/New_York"]),
+        "timezone": rng.choice(["UTC", "+05:30", "-03:00", "America/New_York", "Asia/Kathmandu"]),
         "timestamp.extractor": rng.choice(["Record", "Record", "Wallclock"]),
     }
     if rng.random() < 0.4:
@@ -179,10 +181,13 @@ def _micro_batches(rng: random.Random, pair: str) -> list[list[pa.RecordBatch]]:
 
 
 def _timestamp(offset: int) -> int | None:
-    """Kafka time: a few records a second, some out of order, now and then none."""
+    """Kafka time: a few records a second, some out of order, now and then none; across New
+    York's change from daylight saving time (2023-11-05 06:00 UTC), and to it (2024-03-10
+    07:00 UTC) from offset 80."""
     if offset % 97 == 13:
         return None
-    return 1_700_000_000_000 + offset * 271 + (offset * 7919) % 1500
+    start = 1_699_163_990_000 if offset < 80 else 1_710_053_990_000 - 80 * 271
+    return start + offset * 271 + (offset * 7919) % 1500
 
 
 def _rows(offsets: list[int], values: list[bytes | None]) -> pa.RecordBatch:
@@ -276,8 +281,7 @@ def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, se
         given = batches
         if pair == "json-field" and name != "reference" and seed % 2:
             given = [[_as_from_the_jvm(b, config) for b in mb] for mb in batches]
-        daylight_saving = config.partitioner.timezone == "America/New_York"
-        assert (line_plan(config) is None) is daylight_saving
+        assert line_plan(config) is not None
         results.append(_run(config, given, paths))
     reference, lines, mixed_result = results
     assert lines == reference
@@ -355,3 +359,38 @@ def test_field_values_written_alike_share_their_file(tmp_path: Path) -> None:
     assert [json.loads(line)["i"] for line in written.splitlines()] == [
         i for i in range(24) if i % 4 < 2
     ]
+
+
+@pytest.mark.parametrize(
+    "zone",
+    [
+        "America/New_York",
+        "Europe/London",
+        "Australia/Lord_Howe",
+        "Africa/Monrovia",
+        "Pacific/Apia",
+        "+05:30",
+    ],
+)
+def test_zone_offsets_column_wise_are_those_of_each_instant(zone: str) -> None:
+    """Offsets looked up per minute (per instant in a minute with a transition, such as
+    Monrovia's at an odd second) equal the zone's offset at every instant."""
+    joda = JodaZone.for_id(zone)
+    rng = random.Random(zone)
+    instants = [rng.randrange(-4_000_000_000_000, 4_200_000_000_000) for _ in range(3000)]
+    for year_start in range(-3_786_825_600_000, 4_102_444_800_000, 31_556_952_000 // 3):
+        instants += [year_start + rng.randrange(-90_000, 90_000) for _ in range(3)]
+    # Around each transition: the instants a millisecond and a few seconds either side.
+    transitions, last = [], min(instants)
+    for instant in sorted(instants):
+        if joda.offset_ms(instant) != joda.offset_ms(last):
+            lo, hi = last, instant
+            while hi - lo > 1:  # the transition's instant
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if joda.offset_ms(mid) == joda.offset_ms(lo) else (lo, mid)
+            transitions.append(hi)
+        last = instant
+    instants += [t + d for t in transitions for d in (-61_000, -1500, -1, 0, 1, 999, 59_999)]
+    given = np.array(instants, np.int64)
+    assert _offsets(joda, given).tolist() == [joda.offset_ms(i) for i in instants]
+    assert len(transitions) >= (0 if zone == "+05:30" else 2)
