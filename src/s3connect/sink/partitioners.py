@@ -544,17 +544,10 @@ def _base_partitioner(config: SinkConfig) -> tuple[Partitioner, TimestampExtract
                 extractor,
                 directory_delim=delim,
             ), extractor
-        case "daily":
+        case "daily" | "hourly" as name:
             extractor = build_extractor(config)
-            return DailyPartitioner(
-                config.partitioner.locale,
-                config.partitioner.timezone,
-                extractor,
-                directory_delim=delim,
-            ), extractor
-        case "hourly":
-            extractor = build_extractor(config)
-            return HourlyPartitioner(
+            preset = DailyPartitioner if name == "daily" else HourlyPartitioner
+            return preset(
                 config.partitioner.locale,
                 config.partitioner.timezone,
                 extractor,
