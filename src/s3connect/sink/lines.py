@@ -336,27 +336,24 @@ def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:
 def _escaped_chars(values: pa.Array) -> list[str]:
     """The distinct characters of ``values`` (UTF-8) that Jackson escapes: backslash first
     (the other escapes add backslashes), then quote, controls and those beyond the BMP."""
-
     offsets = np.frombuffer(values.buffers()[1], np.int32)[values.offset :][: len(values) + 1]
     data = np.frombuffer(values.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
-    found = np.unique(data[_ESCAPED_BYTES[data]]).tolist()
+    controls = data < 0x20
+    found = np.unique(data[controls]).tolist() if controls.any() else []
+    found += [byte for byte in _PRINTABLE_ESCAPES if (data == byte).any()]
     chars = sorted(map(chr, found), key=lambda c: c != "\\")
     leads = np.flatnonzero(data >= 0xF0)  # a 4-byte UTF-8 sequence: a character beyond the BMP
     if len(leads):
-        sequences = np.unique(np.stack([data[leads + i] for i in range(4)], axis=1), axis=0)
-        chars += [bytes(seq).decode() for seq in sequences.tolist()]
+        packed = data[leads].astype(np.uint32) << 24
+        for i in range(1, 4):
+            packed |= data[leads + i].astype(np.uint32) << (24 - 8 * i)
+        chars += [seq.to_bytes(4, "big").decode() for seq in np.unique(packed).tolist()]
     return chars
 
 
-def _escaped_bytes() -> Any:
-    """A table of the 256 byte values: True for the ASCII ones Jackson escapes."""
-
-    table = np.zeros(256, bool)
-    table[list(JSON_ESCAPES)] = True
-    return table
-
-
-_ESCAPED_BYTES = _escaped_bytes()
+_PRINTABLE_ESCAPES = sorted(byte for byte in JSON_ESCAPES if byte >= 0x20)
+"""The bytes beyond the controls that Jackson escapes (quote, backslash)."""
+assert set(JSON_ESCAPES) == set(range(0x20)) | set(_PRINTABLE_ESCAPES)
 
 
 def _utf8_text(values: pa.Array) -> pa.Array | None:
