@@ -4,7 +4,7 @@ The most common S3 sink configs write each value as one line (JsonFormat, ByteAr
 a converter with no schema to look into (StringConverter, ByteArrayConverter, JsonConverter with
 ``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, the
 FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock
-time). For those, a :class:`LinePlan` turns a column of Kafka values into
+time, or a JSON object's field). For those, a :class:`LinePlan` turns a column of Kafka values into
 the column of their lines and files at once (Arrow compute where it can), and the writer appends
 whole runs to the open files (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as
 far as :meth:`~s3connect.sink.rotation.Rotator.joining` finds that no rotation rule but
@@ -41,6 +41,7 @@ from s3connect.sink.partitioners import (
     DefaultPartitioner,
     FieldPartitioner,
     Partitioner,
+    RecordFieldTimestampExtractor,
     RecordTimestampExtractor,
     TimeBasedPartitioner,
     TimestampExtractor,
@@ -181,6 +182,14 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
             return None  # only JSON objects have fields to partition by
         paths = tuple(tuple(map_field_path(name)) for name in partitioner.field_names)
         return LinePlan("json-json", None, b"\n", _json_field_lines(partitioner), paths)
+    if isinstance(partitioner, TimeBasedPartitioner) and isinstance(
+        extractor, RecordFieldTimestampExtractor
+    ):
+        if fmt != "json" or not json_values:
+            return None  # only JSON objects have fields to take the time from
+        paths = (tuple(map_field_path(extractor.field_name)),)
+        lines = _json_time_field_lines(partitioner, extractor)
+        return LinePlan("json-json", None, b"\n", lines, paths)
     place = _placer(partitioner, extractor)
     if place is None:
         return None
@@ -252,9 +261,7 @@ def _default_files(default: DefaultPartitioner) -> Placer:
 
 
 def _time_files(partitioner: TimeBasedPartitioner, wallclock: bool) -> Placer:
-    """A time-based partitioner: records whose local time falls in the same bucket (Java's
-    truncating division) share the file, encoded once per bucket."""
-    duration = partitioner.partition_duration_ms
+    """A time-based partitioner by the Kafka timestamps or the wall clock."""
 
     def place(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> tuple[Any, Any]:
         n = rows.num_rows
@@ -264,21 +271,29 @@ def _time_files(partitioner: TimeBasedPartitioner, wallclock: bool) -> Placer:
             column = rows.column("timestamp")
             stamps = column.fill_null(0).to_numpy().astype(np.int64)
             known = column.is_valid().to_numpy(zero_copy_only=False)
-        known &= (stamps > _FIRST_MS) & (stamps < _LAST_MS)  # else per record: an error there
-        local = np.where(known, stamps, 0)
-        local += _offsets(partitioner.zone, local)
-        buckets = np.where(local >= 0, local // duration, -(-local // duration))
-        _, first, inverse = np.unique(buckets, return_index=True, return_inverse=True)
-        names: list[str | None] = []
-        for i in first.tolist():
-            try:
-                names.append(partitioner.encode_timestamp(int(stamps[i])))
-            except ValueError:  # out of Joda's range: per record (a partition error there)
-                names.append(None)
-        indices = pa.array(inverse.astype(np.int32).ravel(), mask=~known)
-        return pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string())), stamps
+        return _time_buckets(partitioner, stamps, known), stamps
 
     return place
+
+
+def _time_buckets(partitioner: TimeBasedPartitioner, stamps: Any, known: Any) -> pa.DictionaryArray:
+    """The encoded partitions of the instants ``stamps`` (null where not ``known``): records
+    whose local time falls in the same bucket (Java's truncating division) share the file,
+    encoded once per bucket."""
+    duration = partitioner.partition_duration_ms
+    known = known & (stamps > _FIRST_MS) & (stamps < _LAST_MS)  # else per record: an error there
+    local = np.where(known, stamps, 0)
+    local += _offsets(partitioner.zone, local)
+    buckets = np.where(local >= 0, local // duration, -(-local // duration))
+    _, first, inverse = np.unique(buckets, return_index=True, return_inverse=True)
+    names: list[str | None] = []
+    for i in first.tolist():
+        try:
+            names.append(partitioner.encode_timestamp(int(stamps[i])))
+        except ValueError:  # out of Joda's range: per record (a partition error there)
+            names.append(None)
+    indices = pa.array(inverse.astype(np.int32).ravel(), mask=~known)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string()))
 
 
 _DAY_MS = 86_400_000
@@ -412,6 +427,69 @@ def _json_field_lines(field: FieldPartitioner) -> BatchPlan:
         return _with_files(lines, encoded)
 
     return batch
+
+
+def _json_time_field_lines(
+    partitioner: TimeBasedPartitioner, extractor: RecordFieldTimestampExtractor
+) -> BatchPlan:
+    """JsonConverter (schemas.enable=false) -> JsonFormat by a time-based partitioner over a
+    value field (``timestamp.extractor=RecordField``): each value's line and the field's time;
+    per record where either cannot be had (the extractor refuses the field)."""
+    converter = JsonConverter(schemas_enable=False)
+
+    def one(data: bytes | None) -> tuple[bytes | None, int | None]:
+        try:
+            value, _ = converter.to_connect("", data)
+            if value is None:
+                return None, None
+            return json_line(value, None), extractor.extract(_named(value), 0)
+        except (ValueError, PartitionError):
+            return None, None
+
+    def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
+        if "line" in rows.schema.names:
+            lines, times = rows.column("line"), _field_times(rows.column("fields"), extractor)
+        else:
+            values = rows.column("value").to_numpy(zero_copy_only=False).tolist()
+            pairs = list(map(one, values))
+            lines = pa.array([line for line, _ in pairs], pa.binary())
+            times = pa.array([t for _, t in pairs], pa.int64())
+        stamps = times.fill_null(0).to_numpy().astype(np.int64)
+        known = times.is_valid().to_numpy(zero_copy_only=False)
+        return _with_files(lines, _time_buckets(partitioner, stamps, known), stamps)
+
+    return batch
+
+
+def _field_times(fields: pa.Array, extractor: RecordFieldTimestampExtractor) -> pa.Array:
+    """The instants of the JVM's field values (``[value]`` as Jackson writes it): a column of
+    whole numbers cast at once (a Java long is the instant), else each distinct value through
+    the extractor (a decimal, an ISO text); null where it refuses one."""
+    import json
+
+    import pyarrow.compute as pc
+
+    texts = fields.cast(pa.string())
+    try:
+        return pc.utf8_slice_codeunits(texts, 1, -1).cast(pa.int64())
+    except pa.ArrowInvalid:
+        pass
+    distinct = texts.dictionary_encode()
+    times: list[int | None] = []
+    for text in distinct.dictionary.to_pylist():
+        try:
+            times.append(extractor.extract(_named(_at(extractor.field_name, json.loads(text))), 0))
+        except PartitionError:
+            times.append(None)
+    return pa.array(times, pa.int64()).take(distinct.indices)
+
+
+def _at(name: str, values: list[Any]) -> dict[str, Any]:
+    """A map value holding ``values[0]`` at the field ``name`` (its key path)."""
+    value: Any = values[0]
+    for key in reversed(map_field_path(name)):
+        value = {key: value}
+    return value  # type: ignore[no-any-return]
 
 
 def _named(value: Any) -> SinkRecord:

@@ -12,6 +12,7 @@ gives the raw records alone, and the writer converts them again.
 from __future__ import annotations
 
 import io
+import itertools
 import pickle
 import struct
 from dataclasses import dataclass
@@ -98,15 +99,23 @@ def open_chunks(writer: TopicPartitionWriter) -> OpenChunks:
 
 
 def encode_entries(entries: list[Entry]) -> list[bytes]:
-    """Chunks of open-file entries: one of the single records (of any files), one per file and
-    plan of the line runs (the writer puts each file's entries back in offset order)."""
+    """Chunks of open-file entries (in offset order): one of the single records (of any files),
+    and per file one of each stretch of its line runs with none of its single records between
+    them (the writer puts each file's entries back in offset order)."""
     singles = [e for e in entries if not isinstance(e, LineRun)]
-    runs: dict[tuple[str, str], list[LineRun]] = {}
-    for e in entries:
-        if isinstance(e, LineRun):
-            runs.setdefault((e.encoded_partition, e.plan), []).append(e)
     chunks = [encode_pending(singles)] if singles else []
-    return chunks + [_encode_runs(file_runs) for file_runs in runs.values()]
+    by_file: dict[str, list[Entry]] = {}
+    for e in entries:
+        by_file.setdefault(e.encoded_partition, []).append(e)
+    for file_entries in by_file.values():
+        for plan, stretch in itertools.groupby(file_entries, key=_run_plan):
+            if plan is not None:
+                chunks.append(_encode_runs(list(stretch)))  # type: ignore[arg-type]
+    return chunks
+
+
+def _run_plan(entry: Entry) -> str | None:
+    return entry.plan if isinstance(entry, LineRun) else None
 
 
 # A chunk of line runs: _RUNS, then an Arrow stream of the Kafka columns and the lines, the

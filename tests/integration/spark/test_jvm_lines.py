@@ -118,15 +118,41 @@ def test_the_jvm_gives_the_fields_python_partitions_by(spark: Any) -> None:
         assert text in files
 
 
-@pytest.mark.parametrize("field", [False, True], ids=["default", "field"])
+_TIME_FIELD_KEYS = {
+    "partitioner.class": "io.confluent.connect.storage.partitioner.TimeBasedPartitioner",
+    "partition.duration.ms": "60000",
+    "path.format": "'t'=YYYY-MM-dd-HH-mm",
+    "locale": "en-US",
+    "timezone": "America/New_York",
+    "timestamp.extractor": "RecordField",
+    "timestamp.field": "n.m",
+}
+
+
+def _time_values(rng: random.Random, n: int) -> list[bytes]:
+    """Objects whose n.m is epoch millis across New York's DST change, an ISO text, a decimal
+    or a value the RecordField extractor refuses."""
+    out = []
+    for i in range(n):
+        stamp = 1_699_163_000_000 + i * 3_001
+        when = rng.choice(
+            [stamp, stamp, stamp, stamp + 0.5, "2023-11-05T01:30:00-04:00", "x", True]
+        )
+        out.append(json.dumps({"i": i, "n": {"m": when}}).encode())
+    return out
+
+
+@pytest.mark.parametrize("kind", ["default", "field", "time-field"])
 def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     spark: Any, s3: Any, make_topic: Any, producer: Producer, tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch, field: bool,
+    monkeypatch: pytest.MonkeyPatch, kind: str,
 ) -> None:  # fmt: skip
     topic = make_topic("jvm-lines")
     values: list[bytes | None] = list(
-        _field_values(random.Random(7), 600) if field else generated(12, 600)
-    )
+        _field_values(random.Random(7), 600) if kind == "field"
+        else _time_values(random.Random(8), 600) if kind == "time-field"
+        else generated(12, 600)
+    )  # fmt: skip
     values[10:13] = [None, b"", b"{broken"]  # a tombstone, a blank value, a dead letter
     produce(producer, topic, values)
     written = {}
@@ -135,7 +161,7 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
         s3.create_bucket(Bucket=bucket)
         keys = sink_keys(topic, bucket, tmp_path / bucket, **{
             "flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore",
-            **(_FIELD_KEYS if field else {}),
+            **{"default": {}, "field": _FIELD_KEYS, "time-field": _TIME_FIELD_KEYS}[kind],
         })  # fmt: skip
         config = SinkConfig.from_mapping(keys)
         if jvm:
