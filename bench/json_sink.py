@@ -21,7 +21,8 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
 - ``json``: ``s3connect.spark.sink_query.run_sink(..., once=True)``, JsonConverter
   (``schemas.enable=false``) -> JsonFormat, DefaultPartitioner, ``flush.size`` 10000.
   ``json-gzip``: the same with ``s3.compression.type=gzip``. ``json-field``: FieldPartitioner on
-  ``region``. ``json-hourly``: HourlyPartitioner on the Kafka timestamps (UTC).
+  ``region``. ``json-hourly``: HourlyPartitioner on the Kafka timestamps (UTC);
+  ``json-time-field``: on the value's ``ts`` field (RecordField).
   ``string-json``: StringConverter -> JsonFormat (each value written as a JSON string).
   ``string-bytes``: StringConverter -> ByteArrayFormat (the value's bytes, one line each).
   ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
@@ -97,6 +98,15 @@ S3CONNECT_VARIANTS: dict[str, dict[str, str]] = {
         **_JSON_FORMAT,
         "partitioner.class": "io.confluent.connect.storage.partitioner.HourlyPartitioner",
         "timestamp.extractor": "Record",
+        "locale": "en-US",
+        "timezone": "UTC",
+    },
+    "json-time-field": {
+        **_JSON,
+        **_JSON_FORMAT,
+        "partitioner.class": "io.confluent.connect.storage.partitioner.HourlyPartitioner",
+        "timestamp.extractor": "RecordField",
+        "timestamp.field": "ts",
         "locale": "en-US",
         "timezone": "UTC",
     },
