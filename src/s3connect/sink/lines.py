@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timezone
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -203,7 +204,7 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         lines = _placed(_quoted_lines, place)
         return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
     if fmt == "json" and json_values:
-        return LinePlan("json-json", None, b"\n", _placed(_json_lines(), place))
+        return LinePlan("json-json", None, b"\n", _placed(_json_lines, place))
     return None
 
 
@@ -379,51 +380,57 @@ def _utf8_text(values: pa.Array) -> pa.Array | None:
         return None
 
 
-def _json_lines() -> Callable[[pa.RecordBatch], pa.Array | None]:
+def _json_lines(rows: pa.RecordBatch) -> pa.Array | None:
     """JsonConverter (schemas.enable=false) -> JsonFormat: each value read as Kafka reads it and
     written as Jackson writes it (Kafka's own classes did it in Spark when there is a ``line``
     column); a value that does not convert, or a null or blank one, per record."""
-    converter = JsonConverter(schemas_enable=False)
+    if "line" in rows.schema.names:
+        return rows.column("line")
+    return pa.array(_json_in_python(rows)[0], pa.binary())
 
-    def line(data: bytes | None) -> bytes | None:
+
+def _json_in_python(
+    rows: pa.RecordBatch, key: Callable[[SinkRecord], Any] | None = None
+) -> tuple[list[bytes | None], list[Any]]:
+    """What the JVM functions give, computed in the Python workers: each value's line (read as
+    Kafka's JsonConverter reads it, written as Jackson writes it) and ``key`` of a record
+    holding it (its encoded partition, its time); both None where either cannot be had (a null
+    or blank value, one that does not convert, a key that raises PartitionError)."""
+    lines: list[bytes | None] = []
+    keys: list[Any] = []
+    for data in rows.column("value").to_numpy(zero_copy_only=False).tolist():
+        line = found = None
         try:
-            value, _ = converter.to_connect("", data)
-        except ValueError:
-            return None
-        return None if value is None else json_line(value, None)
+            value, _ = _SCHEMALESS_JSON.to_connect("", data)
+            if value is not None:
+                found = None if key is None else key(_named(value))
+                line = json_line(value, None)
+        except (ValueError, PartitionError):
+            line = found = None
+        lines.append(line)
+        keys.append(found)
+    return lines, keys
 
-    def lines(rows: pa.RecordBatch) -> pa.Array | None:
-        if "line" in rows.schema.names:
-            return rows.column("line")
-        values = rows.column("value").to_numpy(zero_copy_only=False).tolist()
-        return pa.array(map(line, values), pa.binary())
 
-    return lines
+_SCHEMALESS_JSON = JsonConverter(schemas_enable=False)
 
 
 def _json_field_lines(field: FieldPartitioner) -> BatchPlan:
     """JsonConverter (schemas.enable=false) -> JsonFormat by the FieldPartitioner: each value's
     line and its fields' encoded partition; per record where either cannot be had (a value
     that is not an object, a field missing, null, or of a type the partitioner refuses)."""
-    converter = JsonConverter(schemas_enable=False)
 
-    def one(data: bytes | None) -> tuple[bytes | None, str | None]:
-        try:
-            value, _ = converter.to_connect("", data)
-            if value is None:
-                return None, None
-            return json_line(value, None), field.encode_partition(_named(value), 0)
-        except (ValueError, PartitionError):
-            return None, None
+    def encode(values: list[Any]) -> str:
+        return field.encode_map_values(_named(None), values)
 
     def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
         if "line" in rows.schema.names:
-            lines, encoded = rows.column("line"), _encoded_fields(rows.column("fields"), field)
+            lines = rows.column("line")
+            encoded = _each_distinct(rows.column("fields"), encode, pa.string())
         else:
-            values = rows.column("value").to_numpy(zero_copy_only=False).tolist()
-            pairs = list(map(one, values))
-            lines = pa.array([line for line, _ in pairs], pa.binary())
-            encoded = pa.array([e for _, e in pairs], pa.string()).dictionary_encode()
+            found, keys = _json_in_python(rows, partial(field.encode_partition, now_ms=0))
+            lines = pa.array(found, pa.binary())
+            encoded = pa.array(keys, pa.string()).dictionary_encode()
         return _with_files(lines, encoded)
 
     return batch
@@ -435,25 +442,13 @@ def _json_time_field_lines(
     """JsonConverter (schemas.enable=false) -> JsonFormat by a time-based partitioner over a
     value field (``timestamp.extractor=RecordField``): each value's line and the field's time;
     per record where either cannot be had (the extractor refuses the field)."""
-    converter = JsonConverter(schemas_enable=False)
-
-    def one(data: bytes | None) -> tuple[bytes | None, int | None]:
-        try:
-            value, _ = converter.to_connect("", data)
-            if value is None:
-                return None, None
-            return json_line(value, None), extractor.extract(_named(value), 0)
-        except (ValueError, PartitionError):
-            return None, None
 
     def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
         if "line" in rows.schema.names:
             lines, times = rows.column("line"), _field_times(rows.column("fields"), extractor)
         else:
-            values = rows.column("value").to_numpy(zero_copy_only=False).tolist()
-            pairs = list(map(one, values))
-            lines = pa.array([line for line, _ in pairs], pa.binary())
-            times = pa.array([t for _, t in pairs], pa.int64())
+            found, keys = _json_in_python(rows, partial(extractor.extract, now_ms=0))
+            lines, times = pa.array(found, pa.binary()), pa.array(keys, pa.int64())
         stamps = times.fill_null(0).to_numpy().astype(np.int64)
         known = times.is_valid().to_numpy(zero_copy_only=False)
         return _with_files(lines, _time_buckets(partitioner, stamps, known), stamps)
@@ -465,8 +460,6 @@ def _field_times(fields: pa.Array, extractor: RecordFieldTimestampExtractor) -> 
     """The instants of the JVM's field values (``[value]`` as Jackson writes it): a column of
     whole numbers cast at once (a Java long is the instant), else each distinct value through
     the extractor (a decimal, an ISO text); null where it refuses one."""
-    import json
-
     import pyarrow.compute as pc
 
     texts = fields.cast(pa.string())
@@ -474,14 +467,11 @@ def _field_times(fields: pa.Array, extractor: RecordFieldTimestampExtractor) -> 
         return pc.utf8_slice_codeunits(texts, 1, -1).cast(pa.int64())
     except pa.ArrowInvalid:
         pass
-    distinct = texts.dictionary_encode()
-    times: list[int | None] = []
-    for text in distinct.dictionary.to_pylist():
-        try:
-            times.append(extractor.extract(_named(_at(extractor.field_name, json.loads(text))), 0))
-        except PartitionError:
-            times.append(None)
-    return pa.array(times, pa.int64()).take(distinct.indices)
+
+    def extract(values: list[Any]) -> int:
+        return extractor.extract(_named(_at(extractor.field_name, values)), 0)
+
+    return _each_distinct(texts, extract, pa.int64()).dictionary_decode()
 
 
 def _at(name: str, values: list[Any]) -> dict[str, Any]:
@@ -497,19 +487,22 @@ def _named(value: Any) -> SinkRecord:
     return SinkRecord("", 0, 0, None, None, value)
 
 
-def _encoded_fields(fields: pa.Array, field: FieldPartitioner) -> pa.DictionaryArray:
-    """The encoded partitions of the JVM's field values (a JSON array of each record's field
-    values, as Jackson writes what JsonConverter read): worked out once per distinct array."""
+def _each_distinct(
+    fields: pa.Array, key: Callable[[list[Any]], Any], key_type: pa.DataType
+) -> pa.DictionaryArray:
+    """``key`` of the JVM's field values (a JSON array of each record's field values, as Jackson
+    writes what JsonConverter read), worked out once per distinct array; null where ``key``
+    raises PartitionError."""
     import json
 
     distinct = fields.dictionary_encode()
-    encoded: list[str | None] = []
+    keys: list[Any] = []
     for text in distinct.dictionary.to_pylist():
         try:
-            encoded.append(field.encode_map_values(_named(None), json.loads(text)))
+            keys.append(key(json.loads(text)))
         except PartitionError:
-            encoded.append(None)
-    return pa.DictionaryArray.from_arrays(distinct.indices, pa.array(encoded, pa.string()))
+            keys.append(None)
+    return pa.DictionaryArray.from_arrays(distinct.indices, pa.array(keys, key_type))
 
 
 def _with_files(lines: pa.Array, encoded: pa.DictionaryArray, timestamps: Any = None) -> BatchLines:
