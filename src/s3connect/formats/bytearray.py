@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import BinaryIO
 
+import pyarrow as pa
+
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.formats.base import FileRecords
@@ -12,11 +14,12 @@ from s3connect.formats.common import (
     check_compression,
     check_level,
     gunzip,
+    split_column,
     split_records,
     write_parts,
 )
 
-__all__ = ["BYTES_SCHEMA", "ByteArrayFormat", "read_bytearray"]
+__all__ = ["BYTES_SCHEMA", "ByteArrayFormat", "read_bytearray", "read_bytearray_column"]
 
 BYTES_SCHEMA = ConnectSchema(Type.BYTES, optional=True)
 """The schema of ByteArray records (ByteArrayConverter's)."""
@@ -85,3 +88,12 @@ def read_bytearray(data: bytes, extension: str, separator: bytes) -> FileRecords
         ValueError: the content does not end with the separator (a truncated object).
     """
     return FileRecords(BYTES_SCHEMA, split_records(gunzip(data, extension), separator))
+
+
+def read_bytearray_column(data: bytes, extension: str, separator: bytes) -> pa.LargeBinaryArray:
+    """:func:`read_bytearray`'s records as one Arrow column.
+
+    Raises:
+        ValueError: the content does not end with the separator (a truncated object).
+    """
+    return split_column(gunzip(data, extension), separator)

@@ -8,6 +8,9 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import BinaryIO
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
 
@@ -22,6 +25,7 @@ __all__ = [
     "open_stream",
     "read_long",
     "read_varint",
+    "split_column",
     "split_records",
     "write_parts",
 ]
@@ -161,6 +165,26 @@ def split_records(data: bytes, separator: bytes) -> list[bytes]:
     """
     if not data:
         return []
+    return data[: _body_size(data, separator)].split(separator)
+
+
+def split_column(data: bytes, separator: bytes) -> pa.LargeBinaryArray:
+    """:func:`split_records` as one Arrow column, split by Arrow (no Python object per record;
+    the same pieces: non-overlapping separators from the left).
+
+    Raises:
+        ValueError: the content does not end with the separator (a truncated object).
+    """
+    if not data or not separator:
+        return pa.array(split_records(data, separator), pa.large_binary())
+    size = pa.array([0, _body_size(data, separator)], pa.int64()).buffers()[1]
+    whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, size, pa.py_buffer(data)])
+    pieces: pa.LargeBinaryArray = pc.split_pattern(whole, pattern=separator).flatten()
+    return pieces
+
+
+def _body_size(data: bytes, separator: bytes) -> int:
+    """The length of ``data`` without its final separator."""
     if not data.endswith(separator):
         raise ValueError("The object does not end with the separator: it is truncated")
-    return data[: -len(separator)].split(separator)
+    return len(data) - len(separator)

@@ -12,13 +12,13 @@ object's bytes back into its records' schema and Connect values::
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
 from s3connect.formats.avro import AvroFormat, read_avro
 from s3connect.formats.base import FileRecords, Format
-from s3connect.formats.bytearray import ByteArrayFormat, read_bytearray
+from s3connect.formats.bytearray import ByteArrayFormat, read_bytearray, read_bytearray_column
 from s3connect.formats.json import JsonFormat, read_json
 from s3connect.formats.parquet import ParquetFormat, read_parquet
 
@@ -29,6 +29,7 @@ __all__ = [
     "ParquetFormat",
     "format_names",
     "make_format",
+    "read_bytearray_values",
     "read_file",
     "register_format",
 ]
@@ -39,6 +40,7 @@ _READERS: dict[str, Callable[[bytes, str, bytes], FileRecords]] = {
     "json": read_json,
     "bytearray": read_bytearray,
 }
+_T = TypeVar("_T")
 _READ_ERRORS = (ValueError, KeyError, EOFError, OSError, IndexError, pa.ArrowException)
 
 
@@ -88,7 +90,21 @@ def read_file(fmt: str, data: bytes, extension: str, separator: bytes = b"\n") -
     Raises:
         ValueError: the object is not a valid file of that format.
     """
+    return _reading(fmt, lambda: _READERS[fmt](data, extension, separator))
+
+
+def read_bytearray_values(data: bytes, extension: str, separator: bytes) -> pa.LargeBinaryArray:
+    """The records of one ByteArray object as one Arrow column (``read_file``'s, column-wise).
+
+    Raises:
+        ValueError: the object is not a valid ByteArray file (as ``read_file`` says it).
+    """
+    return _reading("bytearray", lambda: read_bytearray_column(data, extension, separator))
+
+
+def _reading(fmt: str, read: Callable[[], _T]) -> _T:
+    """``read()``, its failure as ``ValueError("cannot read it as <fmt>: ...")``."""
     try:
-        return _READERS[fmt](data, extension, separator)
+        return read()
     except _READ_ERRORS as exc:
         raise ValueError(f"cannot read it as {fmt}: {type(exc).__name__}: {exc}") from exc

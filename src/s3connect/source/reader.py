@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+import pyarrow as pa
+
 from s3connect.config.source import SourceConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
@@ -42,7 +44,7 @@ from s3connect.convert.base import Serializer
 from s3connect.convert.factory import make_serializer
 from s3connect.errors import SourceObjectError, TransformationError
 from s3connect.formats.base import FileRecords
-from s3connect.formats.factory import read_file
+from s3connect.formats.factory import read_bytearray_values, read_file
 from s3connect.formats.views import unwrap_headers, unwrap_keys
 from s3connect.storage.base import Storage
 from s3connect.storage.factory import make_storage
@@ -57,7 +59,9 @@ __all__ = [
     "companion_format",
     "key_serializer_for",
     "list_objects",
+    "plain_bytes",
     "read_object",
+    "read_values",
     "source_storage",
 ]
 
@@ -317,15 +321,7 @@ def read_object(
                 obj.key,
             )
             return
-    if bound is not None and count > bound and value_format == "bytearray" and not obj.tombstones:
-        handle(
-            config,
-            f"ByteArray object splits into {count} records at separator "
-            f"{config.format.bytearray_separator!r} but can hold at most {bound} (from its "
-            "start offset and the next object's, or flush.size): some records contain the "
-            "separator and cannot be told apart",
-            obj.key,
-        )
+    if value_format == "bytearray" and not obj.tombstones and _overfull(config, obj, count, bound):
         return
     end = count if stop is None else min(stop, count)
     for index in range(skip, end):
@@ -342,6 +338,60 @@ def read_object(
             continue
         topic, key, value = published
         yield SourceRecord(topic, obj.partition, key, value, obj.key, index, record.headers)
+
+
+def plain_bytes(config: SourceConfig) -> bool:
+    """Whether records are published as the sink stored them, byte for byte: ByteArrayFormat
+    objects, ByteArrayConverter values, no transforms. Such objects (without keys or headers
+    objects) are read column-wise by :func:`read_values`."""
+    return (
+        config.format.name == "bytearray"
+        and config.converters.value == "bytearray"
+        and not config.routing.transforms.active
+    )
+
+
+def read_values(
+    storage: Storage,
+    config: SourceConfig,
+    obj: SourceObject,
+    *,
+    skip: int = 0,
+    stop: int | None = None,
+    bound: int | None = None,
+) -> pa.Array | None:
+    """The values ``skip`` .. ``stop`` of a ByteArray object without keys or headers objects as
+    one Arrow binary column: what :func:`read_object` publishes under :func:`plain_bytes`
+    (None: the object is skipped, per ``behavior.on.error``).
+
+    Raises:
+        SourceObjectError: as :func:`read_object` does.
+    """
+    separator = config.format.bytearray_separator.encode("utf-8")
+    try:
+        values = read_bytearray_values(storage.read(obj.key), obj.extension, separator)
+    except (ValueError, KeyError, TypeError) as exc:
+        handle(config, str(exc), obj.key)
+        return None
+    if _overfull(config, obj, len(values), bound):
+        return None
+    end = len(values) if stop is None else min(stop, len(values))
+    return values.slice(skip, max(0, end - skip)).cast(pa.binary())
+
+
+def _overfull(config: SourceConfig, obj: SourceObject, count: int, bound: int | None) -> bool:
+    """Whether a ByteArray object split into more records than it can hold (handled)."""
+    if bound is None or count <= bound:
+        return False
+    handle(
+        config,
+        f"ByteArray object splits into {count} records at separator "
+        f"{config.format.bytearray_separator!r} but can hold at most {bound} (from its "
+        "start offset and the next object's, or flush.size): some records contain the "
+        "separator and cannot be told apart",
+        obj.key,
+    )
+    return True
 
 
 def _publish(

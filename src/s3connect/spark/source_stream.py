@@ -23,6 +23,7 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from s3connect.config.source import SourceConfig
+from s3connect.convert.base import Serializer
 from s3connect.source.destinations import (
     check_destinations,
     check_not_source,
@@ -39,15 +40,21 @@ from s3connect.source.offsets import (
 )
 from s3connect.source.reader import (
     Listing,
+    SourceRecord,
     key_serializer_for,
     list_objects,
+    plain_bytes,
     read_object,
+    read_values,
     source_storage,
     value_serializer,
 )
 
 if TYPE_CHECKING:
     from pyspark.sql.types import StructType
+
+    from s3connect.storage.base import Storage
+    from s3connect.transforms.chain import TransformationChain
 
 __all__ = [
     "ROW_SCHEMA",
@@ -78,25 +85,55 @@ ROW_SCHEMA = (
 )
 
 
-def _batch(
-    work: _Work,
-    topics: list[str],
-    keys: list[bytes | None],
-    values: list[bytes | None],
-    headers: list[tuple[tuple[str, bytes | None], ...]],
-) -> pa.RecordBatch:
+class _Pending:
+    """Records read one by one, gathered into Arrow batches of one topic-partition."""
+
+    def __init__(self, work: _Work) -> None:
+        self.work = work
+        self.topics: list[str] = []
+        self.keys: list[bytes | None] = []
+        self.values: list[bytes | None] = []
+        self.headers: list[tuple[tuple[str, bytes | None], ...]] = []
+
+    def add(self, record: SourceRecord) -> None:
+        """Gather one record."""
+        self.topics.append(record.topic)
+        self.keys.append(record.key)
+        self.values.append(record.value)
+        self.headers.append(record.headers)
+
+    def flush(self) -> Iterator[pa.RecordBatch]:
+        """The gathered records as one batch (none when there are none), then start afresh."""
+        if not self.values:
+            return
+        n = len(self.values)
+        header_type = _ARROW_SCHEMA.field("headers").type
+        yield pa.RecordBatch.from_arrays(
+            [
+                pa.array(self.topics, pa.string()),
+                pa.array([self.work.partition] * n, pa.int32()),
+                pa.array(self.keys, pa.binary()),
+                pa.array(self.values, pa.binary()),
+                pa.array(
+                    [[{"key": k, "value": v} for k, v in h] if h else None for h in self.headers],
+                    header_type,
+                ),
+            ],
+            schema=_ARROW_SCHEMA,
+        )
+        self.topics, self.keys, self.values, self.headers = [], [], [], []
+
+
+def _value_batch(work: _Work, values: pa.Array) -> pa.RecordBatch:
+    """A batch of values without keys or headers, to the work's destination."""
     n = len(values)
-    header_type = _ARROW_SCHEMA.field("headers").type
     return pa.RecordBatch.from_arrays(
         [
-            pa.array(topics, pa.string()),
-            pa.array([work.partition] * n, pa.int32()),
-            pa.array(keys, pa.binary()),
-            pa.array(values, pa.binary()),
-            pa.array(
-                [[{"key": k, "value": v} for k, v in h] if h else None for h in headers],
-                header_type,
-            ),
+            pa.repeat(pa.scalar(work.destination, pa.string()), n),
+            pa.repeat(pa.scalar(work.partition, pa.int32()), n),
+            pa.nulls(n, pa.binary()),
+            values,
+            pa.nulls(n, _ARROW_SCHEMA.field("headers").type),
         ],
         schema=_ARROW_SCHEMA,
     )
@@ -123,6 +160,9 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._target: Listing | None = None
         self._listing: Listing | None = None
         self._checked: dict[str, int] = {}
+        self._serializers: tuple[Serializer, Serializer] | None = None
+        self._chain: TransformationChain | None = None
+        self._created: set[str] = set()
 
     def __getstate__(self) -> dict[str, Any]:
         return {"config": self.config}
@@ -189,42 +229,52 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         """The records of one source topic-partition, in order, as Arrow batches (far cheaper
-        for Spark to take in than one Python tuple per record)."""
+        for Spark to take in than one Python tuple per record). ByteArray values published
+        unchanged (:func:`plain_bytes`) go column-wise, object by object, without a Python
+        object per record."""
         work: _Work = partition.value
         storage = source_storage(self.config)
-        serializer = value_serializer(self.config)
-        key_serializer = key_serializer_for(self.config)
-        chain = self.config.routing.chain()
-        created: set[str] = set()
-        topics: list[str] = []
-        keys: list[bytes | None] = []
-        values: list[bytes | None] = []
-        headers: list[tuple[tuple[str, bytes | None], ...]] = []
+        columns = work.destination is not None and plain_bytes(self.config)
+        pending = _Pending(work)
         for piece in work.slices:
-            for record in read_object(
-                storage,
-                self.config,
-                piece.obj,
-                destination=work.destination,
-                skip=piece.skip,
-                stop=piece.stop,
-                bound=piece.bound,
-                serializer=serializer,
-                key_serializer=key_serializer,
-                chain=chain,
-            ):
-                if work.destination is None and record.topic not in created:
-                    self._ensure_destination(work, record.topic)
-                    created.add(record.topic)
-                topics.append(record.topic)
-                keys.append(record.key)
-                values.append(record.value)
-                headers.append(record.headers)
-                if len(values) >= _BATCH_ROWS:
-                    yield _batch(work, topics, keys, values, headers)
-                    topics, keys, values, headers = [], [], [], []
-        if values:
-            yield _batch(work, topics, keys, values, headers)
+            obj = piece.obj
+            if columns and not (obj.keys_key or obj.headers_key or obj.tombstones):
+                yield from pending.flush()
+                values = read_values(
+                    storage, self.config, obj, skip=piece.skip, stop=piece.stop, bound=piece.bound
+                )
+                if values is not None:
+                    for start in range(0, len(values), _BATCH_ROWS):
+                        yield _value_batch(work, values.slice(start, _BATCH_ROWS))
+                continue
+            for record in self._records(work, piece, storage):
+                pending.add(record)
+                if len(pending.values) >= _BATCH_ROWS:
+                    yield from pending.flush()
+        yield from pending.flush()
+
+    def _records(self, work: _Work, piece: ObjectSlice, storage: Storage) -> Iterator[SourceRecord]:
+        """The records of one slice, record by record (converters, transforms, companions)."""
+        if self._serializers is None:
+            self._serializers = (value_serializer(self.config), key_serializer_for(self.config))
+            self._chain = self.config.routing.chain()
+        serializer, key_serializer = self._serializers
+        for record in read_object(
+            storage,
+            self.config,
+            piece.obj,
+            destination=work.destination,
+            skip=piece.skip,
+            stop=piece.stop,
+            bound=piece.bound,
+            serializer=serializer,
+            key_serializer=key_serializer,
+            chain=self._chain,
+        ):
+            if work.destination is None and record.topic not in self._created:
+                self._ensure_destination(work, record.topic)
+                self._created.add(record.topic)
+            yield record
 
     def _ensure_destination(self, work: _Work, destination: str) -> None:
         """A destination a transform chose for a record: not the source topic (unless allowed),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import logging
+import random
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from pathlib import Path
@@ -17,7 +19,13 @@ from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSche
 from s3connect.convert.json import JsonConverter
 from s3connect.errors import SourceObjectError
 from s3connect.formats.factory import make_format, read_file
-from s3connect.source.reader import SourceObject, list_objects, read_object
+from s3connect.source.reader import (
+    SourceObject,
+    list_objects,
+    plain_bytes,
+    read_object,
+    read_values,
+)
 from s3connect.storage.local import LocalStorage
 from s3connect.storage.naming import object_key
 
@@ -417,3 +425,83 @@ def test_source_transforms_run_on_connect_values_before_the_converter(tmp_path: 
                                       "value.converter.schemas.enable": "false"})  # fmt: skip
     assert list(read_object(store, negated, obj, destination=None,
                             chain=negated.routing.chain())) == []  # fmt: skip
+
+
+# --------------------------------------------------------------------------- read_values
+
+
+def _outcome(call: Any) -> tuple[str, Any]:
+    """("values", list) or ("error", the SourceObjectError's message and key)."""
+    try:
+        return "values", call()
+    except SourceObjectError as exc:
+        return "error", (str(exc), exc.key)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_read_values_equals_read_object_record_by_record(
+    tmp_path: Path, seed: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Column-wise reading of ByteArray objects gives exactly the records (and the same errors
+    and skips) as reading them one by one: separators of one or more bytes (some that overlap
+    themselves), records holding the separator or parts of it, gzip, truncated objects, slices
+    and bounds."""
+    rng = random.Random(seed)
+    separator = rng.choice(["\n", "\r\n", "|", "XX", "§", "abab"])
+    sep = separator.encode()
+    alphabet = [b"a", b"b", b"X", b"\n", b"\r", b"|", b"\xc2", b"\xa7", b"\x00", b"\xff"]
+    values = [
+        b"".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 3, 12])))
+        for _ in range(rng.randint(0, 40))
+    ]
+    compression = rng.choice(["none", "gzip"])
+    ext = ".bin" + (".gz" if compression == "gzip" else "")
+    data = b"".join(v + sep for v in values)
+    if rng.random() < 0.15 and data:
+        data = data[: -len(sep)] + b"?"  # truncated
+    if compression == "gzip":
+        data = gzip.compress(data)
+    store = LocalStorage(tmp_path)
+    k = key("t", 0, 100, ext)
+    put(store, k, data)
+    obj = SourceObject(k, "t", 0, 100, ext)
+    on_error = rng.choice(["fail", "ignore", "log"])
+    c = config(
+        "bytearray",
+        **{
+            "value.converter": "bytearray",
+            "format.bytearray.separator": separator,
+            "behavior.on.error": on_error,
+        },
+    )
+    assert plain_bytes(c)
+    skip = rng.randint(0, 5)
+    stop = rng.choice([None, rng.randint(0, 45)])
+    bound = rng.choice([None, len(values), max(0, len(values) - 1), len(values) + 3])
+    slicing = {"skip": skip, "stop": stop, "bound": bound}
+
+    def by_record() -> list[bytes | None]:
+        return [r.value for r in read_object(store, c, obj, destination="d", **slicing)]
+
+    def by_column() -> list[bytes | None]:
+        column = read_values(store, c, obj, **slicing)
+        return [] if column is None else column.to_pylist()
+
+    caplog.set_level(logging.INFO)
+    expected = _outcome(by_record)
+    expected_log = [r.getMessage() for r in caplog.records]
+    caplog.clear()
+    assert _outcome(by_column) == expected
+    assert [r.getMessage() for r in caplog.records] == expected_log
+
+
+def test_plain_bytes_needs_bytearray_format_converter_and_no_transforms() -> None:
+    plain = {"value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"}
+    assert plain_bytes(config("bytearray", **plain))
+    assert not plain_bytes(config("bytearray"))  # JsonConverter writes the bytes as base64
+    assert not plain_bytes(config("json", **plain))
+    dropping = {
+        "transforms": "drop",
+        "transforms.drop.type": "org.apache.kafka.connect.transforms.Filter",
+    }
+    assert not plain_bytes(config("bytearray", **plain, **dropping))

@@ -1,0 +1,111 @@
+"""The source's stream reader: Arrow batches of one topic-partition, column-wise or record by
+record per object, in object order."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql.datasource import InputPartition
+
+from s3connect.config.source import SourceConfig
+from s3connect.source.offsets import ObjectSlice
+from s3connect.source.reader import list_objects, read_object, source_storage
+from s3connect.spark.source_stream import S3StreamReader, _Work
+from s3connect.storage.local import LocalStorage
+
+Row = tuple[str, int, bytes | None, bytes | None, list[dict[str, Any]] | None]
+
+
+def _config(tmp_path: Path, **extra: str) -> SourceConfig:
+    return SourceConfig.from_mapping(
+        {
+            "kafka.bootstrap.servers": "localhost:9092",
+            "checkpoint.location": str(tmp_path / "ck"),
+            "s3.bucket.name": "b",
+            "store.url": f"file://{tmp_path / 'data'}",
+            "topics": "t",
+            "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            **extra,
+        }
+    )
+
+
+def _objects(tmp_path: Path) -> None:
+    """Objects of t/0: some with a keys object (read record by record), plain ones (read
+    column-wise), one gzip, a large one, and a truncated one."""
+    store = LocalStorage(tmp_path / "data")
+    folder = "topics/t/partition=0/"
+
+    def put(offset: int, values: list[bytes], ext: str = ".bin", keys: bool = False) -> None:
+        data = b"".join(v + b"\n" for v in values)
+        with store.open_write(f"{folder}t+0+{offset:010d}{ext}") as out:
+            out.write(gzip.compress(data) if ext.endswith(".gz") else data)
+        if keys:
+            with store.open_write(f"{folder}t+0+{offset:010d}.keys.bin") as out:
+                out.write(b"".join(b"k" + v + b"\n" for v in values))
+
+    put(0, [b"r%d" % i for i in range(5)], keys=True)
+    put(5, [b"r%d" % i for i in range(5, 10)])
+    put(10, [b"r%d" % i for i in range(10, 15)], ".bin.gz")
+    put(15, [b"r%d" % i for i in range(15, 18)], keys=True)
+    put(18, [b"big %06d" % i for i in range(25_000)])
+    with store.open_write(f"{folder}t+0+{25_018:010d}.bin") as out:
+        out.write(b"truncated")
+    put(25_019, [b"", b"last"])
+
+
+def _batches(reader: S3StreamReader, work: _Work) -> list[Row]:
+    rows: list[Row] = []
+    for batch in reader.read(InputPartition(work)):
+        assert batch.num_rows <= 10_000
+        rows.extend(
+            (r["topic"], r["partition"], r["key"], r["value"], r["headers"])
+            for r in batch.to_pylist()
+        )
+    return rows
+
+
+def _expected(config: SourceConfig, work: _Work) -> list[Row]:
+    store = source_storage(config)
+    return [
+        (r.topic, r.partition, r.key, r.value, None)
+        for s in work.slices
+        for r in read_object(
+            store, config, s.obj, destination="copy_of_t", skip=s.skip, stop=s.stop, bound=s.bound
+        )
+    ]
+
+
+@pytest.mark.parametrize("cut", [None, (2, 3), (0, 1), (4, 20_000)])
+def test_batches_hold_every_record_in_object_order(
+    tmp_path: Path, cut: tuple[int, int] | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    _objects(tmp_path)
+    config = _config(tmp_path, **{"behavior.on.error": "log"})
+    objs = list_objects(LocalStorage(tmp_path / "data"), config).objects[("t", 0)]
+    assert [(o.start_offset, o.keys_key is not None) for o in objs][:2] == [(0, True), (5, False)]
+    slices = [ObjectSlice(o) for o in objs]
+    if cut is not None:  # a batch starting inside one object and ending inside another
+        first, last = cut
+        slices = slices[first : last + 1]
+        slices[0] = ObjectSlice(slices[0].obj, skip=1)
+        slices[-1] = ObjectSlice(slices[-1].obj, stop=2)
+    work = _Work("t", 0, "copy_of_t", 1, tuple(slices))
+    with caplog.at_level(logging.ERROR):
+        rows = _batches(S3StreamReader(config), work)
+    assert rows == _expected(config, work)
+    if cut is None:
+        values = [r[3] for r in rows]
+        assert values[:5] == [b"r0", b"r1", b"r2", b"r3", b"r4"]
+        assert [r[2] for r in rows[:2]] == [b"kr0", b"kr1"]  # keys from the keys object
+        assert values[5:18] == [b"r%d" % i for i in range(5, 18)]
+        assert values[18:25_018] == [b"big %06d" % i for i in range(25_000)]
+        assert values[25_018:] == [b"", b"last"]  # the truncated object is skipped, logged
+        assert "t+0+0000025018.bin: cannot read it as bytearray" in caplog.text
+        assert {r[:2] for r in rows} == {("copy_of_t", 0)}
