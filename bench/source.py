@@ -9,7 +9,9 @@ run measures:
 - ``producer``: confluent-kafka publishing the same records from memory (idempotent, acks=all,
   as Spark's Kafka sink) to a fresh topic, until flushed;
 - ``s3connect``: the source (availableNow) publishing them to ``copy_of_<topic>``, in its own
-  process; query time (start-up excluded) and the peak RSS of its process tree.
+  process; query time (from ``start_source`` to the query's end, SparkSession start-up
+  excluded), the micro-batches' own time (``triggerExecution``: without the Python data
+  source's start in Spark), the peak RSS and CPU seconds of its process tree.
 
 Results: printed, and written to ``bench/results/source.json``.
 """
@@ -61,6 +63,8 @@ def produce_from_memory(topic: str, records: int, partitions: int, size: int) ->
         {"bootstrap.servers": KAFKA, "enable.idempotence": True, "acks": "all",
          "linger.ms": 5, "queue.buffering.max.messages": 500_000}
     )  # fmt: skip
+    producer.produce(topic, value=b"warm-up", partition=0)  # the idempotent producer's id
+    producer.flush(60)
     started = time.monotonic()
     for i, value in enumerate(values):
         while True:
@@ -76,7 +80,7 @@ def produce_from_memory(topic: str, records: int, partitions: int, size: int) ->
 def run_child(data: Path, topic: str, checkpoint: Path) -> None:
     from s3connect.config.source import SourceConfig
     from s3connect.spark.session import get_spark
-    from s3connect.spark.source_query import run_source
+    from s3connect.spark.source_query import start_source
 
     spark = get_spark("bench-source")
     spark.sparkContext.setLogLevel("ERROR")
@@ -93,8 +97,11 @@ def run_child(data: Path, topic: str, checkpoint: Path) -> None:
         }
     )
     started = time.monotonic()
-    run_source(config, spark, once=True)
+    run = start_source(config, spark, once=True)
+    run.query.awaitTermination()
     print(f"QUERY_SECONDS {time.monotonic() - started:.3f}", flush=True)
+    batches = sum(p["durationMs"].get("triggerExecution", 0) for p in run.query.recentProgress)
+    print(f"BATCH_SECONDS {batches / 1000:.3f}", flush=True)
 
 
 def measure_source(
@@ -126,12 +133,19 @@ def measure_source(
     text = log.read_text(errors="replace")
     if child.returncode != 0:
         raise SystemExit(f"source failed:\n{text[-5000:]}")
-    query = [line.split()[1] for line in text.splitlines() if line.startswith("QUERY_SECONDS")]
-    return {
-        "seconds": float(query[-1]),
+    said = {
+        name: value
+        for name, _, value in (line.partition(" ") for line in text.splitlines())
+        if name in ("QUERY_SECONDS", "BATCH_SECONDS")
+    }
+    result = {
+        "seconds": float(said["QUERY_SECONDS"]),
         "peak_rss_mb": peak / 1024,
         "cpu_seconds": sum(cpu.values()),
     }
+    if "BATCH_SECONDS" in said:
+        result["batch_seconds"] = float(said["BATCH_SECONDS"])
+    return result
 
 
 def main() -> int:
@@ -167,6 +181,8 @@ def main() -> int:
         extra = f"  peak RSS {r['peak_rss_mb']:.0f} MB" if "peak_rss_mb" in r else ""
         if "cpu_seconds" in r:
             extra += f"  CPU {r['cpu_seconds'] / (args.records / 1e6):.1f} s/M records"
+        if "batch_seconds" in r:
+            extra += f"  batches {r['batch_seconds']:.1f} s"
         print(f"{name:<18} {r['seconds']:7.1f} s {r['records_per_s']:10.0f} rec/s "
               f"{r['mb_per_s']:7.1f} MB/s{extra}", flush=True)  # fmt: skip
     ratio = results["s3connect"]["records_per_s"] / results["producer"]["records_per_s"]
