@@ -48,10 +48,9 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class SourceRun:
-    """A started source query, the destination topic-partitions counted, and its summary."""
+    """A started source query and its summary."""
 
     query: StreamingQuery
-    pairs: list[tuple[str, int]]
     summary: SourceSummary
 
     def count_batch(self, progress: BatchProgress) -> None:
@@ -59,12 +58,11 @@ class SourceRun:
         summary = self.summary
         metrics = progress.get("observedMetrics", {}).get("published")
         if metrics is not None:
-            values = metrics.asDict()
+            values = metrics.asDict(recursive=True)
             summary.total += int(values.get("records") or 0)
-            for i, pair in enumerate(self.pairs):
-                count = int(values.get(f"p{i}") or 0)
-                if count:
-                    summary.records[pair] = summary.records.get(pair, 0) + count
+            for item in values.get("counts") or ():
+                pair = (item["topic"], item["partition"])
+                summary.records[pair] = summary.records.get(pair, 0) + item["records"]
         rows = int(progress.get("numInputRows", 0))
         if rows:
             summary.batches += 1
@@ -76,18 +74,18 @@ class SourceRun:
             )  # fmt: skip
 
 
-def _source_frame(spark: SparkSession, config: SourceConfig, pairs: list[tuple[str, int]]) -> Any:
-
+def _source_frame(spark: SparkSession, config: SourceConfig) -> Any:
+    """The source's records, counted (total and per destination topic-partition, from the
+    ``counts`` column each input partition fills on its last row) as observed metrics."""
     from pyspark.sql import functions as F
 
     spark.dataSource.register(configured_source(config))
     frame: DataFrame = spark.readStream.format(SOURCE_FORMAT).load()
-    metrics = [F.count(F.lit(1)).alias("records")]
-    metrics += [
-        F.count_if((F.col("topic") == topic) & (F.col("partition") == partition)).alias(f"p{i}")
-        for i, (topic, partition) in enumerate(pairs)
+    metrics = [
+        F.count(F.lit(1)).alias("records"),
+        F.flatten(F.collect_list("counts")).alias("counts"),
     ]
-    return frame.observe("published", *metrics)
+    return frame.observe("published", *metrics).drop("counts")
 
 
 def start_source(
@@ -106,12 +104,10 @@ def start_source(
 
     listing = list_objects(source_storage(config), config)
     check_destinations(config, listing)
-    # Records per destination topic-partition, where the destination is known in advance.
-    pairs = sorted({(d, p) for t, p in listing.objects if (d := config.destination(t))})
     spark = spark or get_spark("s3connect-source")
     redact_secret_options(spark)  # the Kafka sink's options hold the SASL and TLS secrets
     writer = (
-        _source_frame(spark, config, pairs)
+        _source_frame(spark, config)
         .writeStream.format("kafka")
         .queryName(config.name)
         .options(**config.spark_kafka_options())
@@ -123,7 +119,7 @@ def start_source(
         writer = writer.trigger(
             processingTime=f"{config.streaming.trigger_interval_ms} milliseconds"
         )
-    return SourceRun(writer.start(), pairs, SourceSummary(skipped=list(listing.skipped)))
+    return SourceRun(writer.start(), SourceSummary(skipped=list(listing.skipped)))
 
 
 def run_source(

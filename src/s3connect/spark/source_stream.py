@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import (
     ReadAllAvailable,
@@ -78,11 +79,17 @@ _ARROW_SCHEMA = pa.schema(
         ("headers", pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))),
     ]
 )
+_COUNT = pa.struct([("topic", pa.string()), ("partition", pa.int32()), ("records", pa.int64())])
+_COUNTS = pa.field("counts", pa.list_(_COUNT))
 
 ROW_SCHEMA = (
     "topic STRING, partition INT, key BINARY, value BINARY, "
-    "headers ARRAY<STRUCT<key: STRING, value: BINARY>>"
+    "headers ARRAY<STRUCT<key: STRING, value: BINARY>>, "
+    "counts ARRAY<STRUCT<topic: STRING, partition: INT, records: BIGINT>>"
 )
+"""The records to publish, and ``counts``: null but on the last row of each input partition,
+where it holds the records that partition published per destination topic-partition (for the
+query's observed metrics; not published)."""
 
 
 class _Pending:
@@ -150,6 +157,23 @@ class _Work:
     partitions: int
     """The source topic's partition count (a destination created on the way gets as many)."""
     slices: tuple[ObjectSlice, ...]
+
+
+def _counted(work: _Work, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    """``batches`` with the ``counts`` column: null, but on the very last row the records of
+    all the batches per destination topic (one batch is held back until the next comes)."""
+    counts: dict[str, int] = {}
+    held: pa.RecordBatch | None = None
+    for batch in batches:
+        for item in pc.value_counts(batch.column("topic")).to_pylist():
+            counts[item["values"]] = counts.get(item["values"], 0) + item["counts"]
+        if held is not None:
+            yield held.append_column(_COUNTS, pa.nulls(held.num_rows, _COUNTS.type))
+        held = batch
+    if held is not None:
+        last = [{"topic": t, "partition": work.partition, "records": n} for t, n in counts.items()]
+        column = pa.array([None] * (held.num_rows - 1) + [last], _COUNTS.type)
+        yield held.append_column(_COUNTS, column)
 
 
 class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
@@ -229,10 +253,13 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         """The records of one source topic-partition, in order, as Arrow batches (far cheaper
-        for Spark to take in than one Python tuple per record). ByteArray values published
-        unchanged (:func:`plain_bytes`) go column-wise, object by object, without a Python
-        object per record."""
+        for Spark to take in than one Python tuple per record), counted (:data:`ROW_SCHEMA`).
+        ByteArray values published unchanged (:func:`plain_bytes`) go column-wise, object by
+        object, without a Python object per record."""
         work: _Work = partition.value
+        return _counted(work, self._batches(work))
+
+    def _batches(self, work: _Work) -> Iterator[pa.RecordBatch]:
         storage = source_storage(self.config)
         columns = work.destination is not None and plain_bytes(self.config)
         pending = _Pending(work)

@@ -61,13 +61,21 @@ def _objects(tmp_path: Path) -> None:
 
 
 def _batches(reader: S3StreamReader, work: _Work) -> list[Row]:
+    """The rows read, checking the ``counts`` column: the records per destination on the very
+    last row, null elsewhere."""
     rows: list[Row] = []
+    counts: list[Any] = []
     for batch in reader.read(InputPartition(work)):
-        assert batch.num_rows <= 10_000
-        rows.extend(
-            (r["topic"], r["partition"], r["key"], r["value"], r["headers"])
-            for r in batch.to_pylist()
-        )
+        assert 0 < batch.num_rows <= 10_000
+        for r in batch.to_pylist():
+            rows.append((r["topic"], r["partition"], r["key"], r["value"], r["headers"]))
+            counts.append(r["counts"])
+    per_topic: dict[str, int] = {}
+    for row in rows:
+        per_topic[row[0]] = per_topic.get(row[0], 0) + 1
+    expected = [{"topic": t, "partition": 0, "records": n} for t, n in per_topic.items()]
+    assert counts[-1:] == ([expected] if rows else [])
+    assert counts[:-1] == [None] * (len(rows) - 1)
     return rows
 
 
