@@ -75,17 +75,18 @@ class SourceRun:
 
 
 def _source_frame(spark: SparkSession, config: SourceConfig) -> Any:
-    """The source's records, counted (total and per destination topic-partition, from the
-    ``counts`` column each input partition fills on its last row) as observed metrics."""
+    """The source's records, counted as observed metrics: in total, and per destination
+    topic-partition from the row of ``counts`` each input partition ends with (then left out)."""
     from pyspark.sql import functions as F
 
     spark.dataSource.register(configured_source(config))
     frame: DataFrame = spark.readStream.format(SOURCE_FORMAT).load()
+    record = F.col("counts").isNull()
     metrics = [
-        F.count(F.lit(1)).alias("records"),
+        F.count_if(record).alias("records"),
         F.flatten(F.collect_list("counts")).alias("counts"),
     ]
-    return frame.observe("published", *metrics).drop("counts")
+    return frame.observe("published", *metrics).where(record).drop("counts")
 
 
 def start_source(

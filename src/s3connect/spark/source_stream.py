@@ -87,9 +87,9 @@ ROW_SCHEMA = (
     "headers ARRAY<STRUCT<key: STRING, value: BINARY>>, "
     "counts ARRAY<STRUCT<topic: STRING, partition: INT, records: BIGINT>>"
 )
-"""The records to publish, and ``counts``: null but on the last row of each input partition,
-where it holds the records that partition published per destination topic-partition (for the
-query's observed metrics; not published)."""
+"""The records to publish (``counts`` null), and after the records of each input partition one
+row that is not published: ``counts`` holds that partition's records per destination
+topic-partition (for the query's observed metrics)."""
 
 
 class _Pending:
@@ -160,20 +160,26 @@ class _Work:
 
 
 def _counted(work: _Work, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """``batches`` with the ``counts`` column: null, but on the very last row the records of
-    all the batches per destination topic (one batch is held back until the next comes)."""
+    """``batches`` with a null ``counts`` column, then (when they held records) one row more:
+    no key or value, and in ``counts`` their records per destination topic."""
     counts: dict[str, int] = {}
-    held: pa.RecordBatch | None = None
     for batch in batches:
         for item in pc.value_counts(batch.column("topic")).to_pylist():
             counts[item["values"]] = counts.get(item["values"], 0) + item["counts"]
-        if held is not None:
-            yield held.append_column(_COUNTS, pa.nulls(held.num_rows, _COUNTS.type))
-        held = batch
-    if held is not None:
-        last = [{"topic": t, "partition": work.partition, "records": n} for t, n in counts.items()]
-        column = pa.array([None] * (held.num_rows - 1) + [last], _COUNTS.type)
-        yield held.append_column(_COUNTS, column)
+        yield batch.append_column(_COUNTS, pa.nulls(batch.num_rows, _COUNTS.type))
+    if counts:
+        tally = [{"topic": t, "partition": work.partition, "records": n} for t, n in counts.items()]
+        yield pa.RecordBatch.from_arrays(
+            [
+                pa.array([work.topic]),
+                pa.array([work.partition], pa.int32()),
+                pa.nulls(1, pa.binary()),
+                pa.nulls(1, pa.binary()),
+                pa.nulls(1, _ARROW_SCHEMA.field("headers").type),
+                pa.array([tally], _COUNTS.type),
+            ],
+            schema=_ARROW_SCHEMA.append(_COUNTS),
+        )
 
 
 class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
