@@ -186,6 +186,48 @@ def test_bytearray_round_trip_with_regex_router(
         kafka_admin.delete_topics([dest])
 
 
+@pytest.mark.parametrize("compression", ["none", "gzip"])
+def test_bytearray_objects_published_column_wise(
+    spark: Any,
+    make_topic: Callable[..., str],
+    producer: Producer,
+    consume: Consume,
+    bucket: str,
+    tmp_path: Path,
+    kafka_admin: AdminClient,
+    compression: str,
+) -> None:
+    """ByteArray objects with no transforms (read as one Arrow column per object): every
+    committed record back byte for byte, in its partition and order, and counted."""
+    topic = make_topic("src-columns", partitions=2)
+    values = {
+        p: [bytes([(7 * i + p) % 10, 0, 255 - i, 13]) * (i % 4) for i in range(30)] for p in (0, 1)
+    }  # empty values, NUL, CR and bytes that are not UTF-8; never the separator (\n = 10)
+    assert all(b"\n" not in v for vs in values.values() for v in vs)
+    for p, vs in values.items():
+        produce(producer, topic, vs, partition=p)
+    sink = sink_keys(
+        topic,
+        bucket,
+        tmp_path,
+        **{
+            "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "s3.compression.type": compression,
+            "flush.size": "7",
+        },
+    )
+    run(spark, sink)  # 4 objects of 7 a partition; the last 2 records stay in an open file
+    summary = run_src(spark, source_keys(sink, tmp_path))
+    dest = f"copy_of_{topic}"
+    try:
+        assert by_partition(consume(dest, 56)) == {0: values[0][:28], 1: values[1][:28]}
+        assert summary.records == {(dest, 0): 28, (dest, 1): 28}
+        assert summary.total == 56
+    finally:
+        kafka_admin.delete_topics([dest])
+
+
 def _sink_json(
     spark: Any, producer: Producer, topic: str, bucket: str, tmp: Path, partitions: int = 1
 ) -> tuple[dict[str, str], dict[int, list[bytes]]]:
