@@ -90,7 +90,7 @@ def read_bytearray(data: bytes, extension: str, separator: bytes) -> FileRecords
     return FileRecords(BYTES_SCHEMA, split_records(gunzip(data, extension), separator))
 
 
-def read_bytearray_column(data: bytes, extension: str, separator: bytes) -> pa.LargeBinaryArray:
+def read_bytearray_column(data: bytes, extension: str, separator: bytes) -> pa.Array:
     """:func:`read_bytearray`'s records as one Arrow column.
 
     Raises:

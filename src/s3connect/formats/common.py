@@ -168,18 +168,26 @@ def split_records(data: bytes, separator: bytes) -> list[bytes]:
     return data[: _body_size(data, separator)].split(separator)
 
 
-def split_column(data: bytes, separator: bytes) -> pa.LargeBinaryArray:
-    """:func:`split_records` as one Arrow column, split by Arrow (no Python object per record;
-    the same pieces: non-overlapping separators from the left).
+_BINARY_LIMIT = 2**31
+"""Bytes an Arrow binary column can hold (32-bit offsets); a larger object's is large binary."""
+
+
+def split_column(data: bytes, separator: bytes) -> pa.Array:
+    """:func:`split_records` as one Arrow column (binary; large binary from 2 GiB), split by
+    Arrow: no Python object per record, the same pieces (non-overlapping separators from the
+    left).
 
     Raises:
         ValueError: the content does not end with the separator (a truncated object).
     """
     if not data or not separator:
-        return pa.array(split_records(data, separator), pa.large_binary())
-    size = pa.array([0, _body_size(data, separator)], pa.int64()).buffers()[1]
-    whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, size, pa.py_buffer(data)])
-    pieces: pa.LargeBinaryArray = pc.split_pattern(whole, pattern=separator).flatten()
+        return pa.array(split_records(data, separator), pa.binary())
+    end = _body_size(data, separator)
+    small = end < _BINARY_LIMIT
+    kind, offsets = (pa.binary(), pa.int32()) if small else (pa.large_binary(), pa.int64())
+    size = pa.array([0, end], offsets).buffers()[1]
+    whole = pa.Array.from_buffers(kind, 1, [None, size, pa.py_buffer(data)])
+    pieces: pa.Array = pc.split_pattern(whole, pattern=separator).flatten()
     return pieces
 
 

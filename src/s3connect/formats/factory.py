@@ -93,7 +93,7 @@ def read_file(fmt: str, data: bytes, extension: str, separator: bytes = b"\n") -
     return _reading(fmt, lambda: _READERS[fmt](data, extension, separator))
 
 
-def read_bytearray_values(data: bytes, extension: str, separator: bytes) -> pa.LargeBinaryArray:
+def read_bytearray_values(data: bytes, extension: str, separator: bytes) -> pa.Array:
     """The records of one ByteArray object as one Arrow column (``read_file``'s, column-wise).
 
     Raises:

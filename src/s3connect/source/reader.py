@@ -376,7 +376,7 @@ def read_values(
     if _overfull(config, obj, len(values), bound):
         return None
     end = len(values) if stop is None else min(stop, len(values))
-    return values.slice(skip, max(0, end - skip)).cast(pa.binary())
+    return values.slice(skip, max(0, end - skip))
 
 
 def _overfull(config: SourceConfig, obj: SourceObject, count: int, bound: int | None) -> bool:

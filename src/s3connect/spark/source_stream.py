@@ -134,6 +134,8 @@ class _Pending:
 def _value_batch(work: _Work, values: pa.Array) -> pa.RecordBatch:
     """A batch of values without keys or headers, to the work's destination."""
     n = len(values)
+    if values.type != pa.binary():
+        values = values.cast(pa.binary())  # an object of 2 GiB or more: its column is large
     return pa.RecordBatch.from_arrays(
         [
             pa.repeat(pa.scalar(work.destination, pa.string()), n),

@@ -8,13 +8,16 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 from pyspark.sql.datasource import InputPartition
 
 from s3connect.config.source import SourceConfig
+from s3connect.formats import common
+from s3connect.formats.common import split_column
 from s3connect.source.offsets import ObjectSlice
 from s3connect.source.reader import list_objects, read_object, source_storage
-from s3connect.spark.source_stream import S3StreamReader, _Work
+from s3connect.spark.source_stream import S3StreamReader, _value_batch, _Work
 from s3connect.storage.local import LocalStorage
 
 Row = tuple[str, int, bytes | None, bytes | None, list[dict[str, Any]] | None]
@@ -120,3 +123,20 @@ def test_batches_hold_every_record_in_object_order(
         assert values[25_018:] == [b"", b"last"]  # the truncated object is skipped, logged
         assert "t+0+0000025018.bin: cannot read it as bytearray" in caplog.text
         assert {r[:2] for r in rows} == {("copy_of_t", 0)}
+
+
+def test_an_object_beyond_binary_offsets_is_split_into_large_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Objects of 2 GiB or more need 64-bit offsets: split into large binary, cast per batch."""
+    monkeypatch.setattr(common, "_BINARY_LIMIT", 8)
+    assert split_column(b"a\nbb\n", b"\n").type == pa.binary()
+    big = split_column(b"a\nbb\nccc\n", b"\n")
+    assert big.type == pa.large_binary() and big.to_pylist() == [b"a", b"bb", b"ccc"]
+    work = _Work("t", 3, "copy_of_t", 4, ())
+    batch = _value_batch(work, big.slice(1))
+    assert batch.column("value").type == pa.binary()
+    assert batch.to_pylist() == [
+        {"topic": "copy_of_t", "partition": 3, "key": None, "value": v, "headers": None}
+        for v in (b"bb", b"ccc")
+    ]
