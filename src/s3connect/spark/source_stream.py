@@ -163,7 +163,7 @@ class _Work:
 
 def _counted(work: _Work, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     """``batches`` with a null ``counts`` column, then (when they held records) one row more:
-    no key or value, and in ``counts`` their records per destination topic."""
+    no topic, key or value, and in ``counts`` their records per destination topic."""
     counts: dict[str, int] = {}
     for batch in batches:
         for item in pc.value_counts(batch.column("topic")).to_pylist():
@@ -173,7 +173,7 @@ def _counted(work: _Work, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.Reco
         tally = [{"topic": t, "partition": work.partition, "records": n} for t, n in counts.items()]
         yield pa.RecordBatch.from_arrays(
             [
-                pa.array([work.topic]),
+                pa.nulls(1, pa.string()),  # were it ever published, Spark's Kafka sink fails
                 pa.array([work.partition], pa.int32()),
                 pa.nulls(1, pa.binary()),
                 pa.nulls(1, pa.binary()),

@@ -76,7 +76,7 @@ def _batches(reader: S3StreamReader, work: _Work) -> list[Row]:
     if not rows:
         return rows
     assert counts[:-1] == [None] * (len(rows) - 1)
-    assert rows[-1] == ("t", 0, None, None, None)
+    assert rows[-1] == (None, 0, None, None, None)
     rows.pop()
     per_topic: dict[str, int] = {}
     for row in rows:
