@@ -28,7 +28,8 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
   ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
   case: the same bytes as ``spark-text`` writes).
 - ``<s3connect variant>-baseline``: that variant run with another checkout's package
-  (``--baseline DIR``: ``PYTHONPATH=DIR/src``, e.g. a ``git worktree`` of an earlier commit).
+  (``--baseline DIR``: ``PYTHONPATH=DIR/src``, e.g. a ``git worktree`` of an earlier commit;
+  the jars of ``DIR/.deps/spark-jars`` when it has them, so its own ``s3connect-jvm.jar``).
   With ``--baseline`` and no ``-baseline`` variant named in ``--variants``, each s3connect
   variant is followed by its baseline.
 
@@ -364,7 +365,10 @@ def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any
         if args.baseline is None:
             raise SystemExit(f"{variant}: --baseline DIR is needed")
         env["PYTHONPATH"] = str(args.baseline.resolve() / "src")
-        env.setdefault("S3CONNECT_JARS_DIR", str(ROOT / ".deps" / "spark-jars"))
+        own = args.baseline.resolve() / ".deps" / "spark-jars"  # its own s3connect-jvm.jar
+        env.setdefault(
+            "S3CONNECT_JARS_DIR", str(own if own.is_dir() else ROOT / ".deps" / "spark-jars")
+        )
     bucket, s3 = None, None
     if args.s3 and base in S3CONNECT_VARIANTS:
         s3 = _s3_client()

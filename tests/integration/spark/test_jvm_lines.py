@@ -93,6 +93,67 @@ def test_the_jvm_writes_the_lines_the_python_writer_writes(spark: Any) -> None:
     assert len(compared) > 0.85 * sum(p is not None for p in python)
 
 
+REFERENCE = "s3connect_reference_json_line"
+
+# Values at the edges of the streaming pass (s3connect.jvm.SchemalessJson): whether it reads each
+# itself (True) or leaves it to Kafka's JsonConverter (False), which alone knows what it gives.
+EDGES: dict[bytes, bool] = {
+    b'{"z":0.0,"n":0.000,"i":-0,"l":-9223372036854775808,"f":-1.5e-7}': True,
+    b"[007,-00.5,00]": True,  # Kafka's reader allows leading zeros
+    b"-0.0": False, b"[1,-0.0]": False, b"-0e5": False, b"0e5": False,  # no -0.0 in BigDecimal
+    b"[-1e-400]": False, b"1e-400": False, b"1e400": False, b"[-1e400]": False,
+    b"[1e2147483648]": False, b"1e-2147483649": False,  # beyond BigDecimal's exponent
+    b"9223372036854775808": False, b"[-9223372036854775809]": False,  # JsonConverter truncates
+    b'{"a":"x","a":"yy","b":"x"}': True, b'{"b":1,"a":{"c":"d"},"b":"2"}': True,
+    b'"plain ascii"': True, b'"del\x7f ~ "': True, b'"a\\/b"': True, b'"tab\\t"': True,
+    b'"\\u0000"': True, b'"caf\xc3\xa9"': True, b'"\xf0\x9f\x98\x80"': True,
+    b'"\\ud800"': True,  # a lone surrogate: Jackson writes it escaped
+    b'"\xc0\x80"': True,  # an overlong NUL: Jackson's parser reads U+0000
+    b'"\xed\xa0\x80"': False, b'"\xff"': False, b'"ab': False, b'{"a":"b': False,
+    b'"abc" x': True, b'{"a":"b"}garbage': True, b"1x": False, b"": False, b"  ": False,
+    b"{}": True, b"[]": True, b"true": True, b"null": True, b"12": True,
+}  # fmt: skip
+
+
+def test_the_streaming_pass_writes_what_json_converter_and_object_mapper_write(
+    spark: Any,
+) -> None:
+    """SchemalessJsonLine (one streaming pass) against JsonConverterLine (Kafka's JsonConverter
+    read, ObjectMapper write) on the same values: byte for byte, null where it is null."""
+    from pyspark.sql.types import BinaryType
+
+    spark.udf.registerJavaFunction(REFERENCE, "s3connect.jvm.JsonConverterLine", BinaryType())
+    assert registered(spark, FUNCTION)
+    values = [*EDGES, *generated(21, 3000), *_doubles(random.Random(22), 1000)]  # 2e23, 1e23...
+    values += [_bench_like(i) for i in range(300)]
+    df = spark.createDataFrame([(v,) for v in values], "value binary")
+    got = df.selectExpr(f"{FUNCTION}(value)", f"{REFERENCE}(value)").collect()
+    assert [(v, f, r) for v, (f, r) in zip(values, got, strict=True) if f != r] == []
+    written = {v: f for v, (f, _) in zip(values, got, strict=True)}
+    assert written[b'{"a":"x","a":"yy","b":"x"}'] == b'{"a":"yy","b":"x"}'
+    assert written[b"[007,-00.5,00]"] == b"[7,-0.5,0]"
+    assert written[b"-0.0"] == b"0.0" and written[b"[-1e-400]"] == b"[-0.0]"
+    assert written[b'"del\x7f ~ "'] == b'"del\x7f ~ "' and written[b'"\\ud800"'] == b'"\\uD800"'
+    assert written[b'"\xc0\x80"'] == b'"\\u0000"' and written[b'"\xed\xa0\x80"'] is None
+    streams = spark._jvm.s3connect.jvm.SchemalessJson.streams
+    assert {v: streams(v) for v in EDGES} == EDGES
+    streamed = [streams(v) for v in values[-300:]]
+    assert all(streamed)
+
+
+def _bench_like(i: int) -> bytes:
+    """A value shaped like the benchmark's (bench/json_sink.py): nested objects, doubles, ASCII
+    and non-ASCII strings, escapes."""
+    value = {
+        "id": i, "ts": 1_767_225_600_000 + i * 37, "score": (i % 400) * 0.25,
+        "user": {"name": ["Zoë", "李雷", "Ana"][i % 3], "geo": {"lat": i * 0.1, "lon": -i / 7}},
+        "items": [{"sku": f"SKU-{i:04d}", "price": 12.5 + k} for k in range(i % 3)],
+        "comment": 'Said "great" \\ ok\n🚀', "coupon": None, "flag": i % 2 == 0,
+        "body": "Lorem ipsum dolor sit amet " * (i % 20),
+    }  # fmt: skip
+    return json.dumps(value, ensure_ascii=i % 2 == 0).encode()
+
+
 def test_the_jvm_gives_the_fields_python_partitions_by(spark: Any) -> None:
     """FieldPartitioner: the JVM's lines and field values become the files Python gives."""
     values = _field_values(random.Random(5), 3000) + _doubles(random.Random(6), 300)

@@ -27,16 +27,14 @@ public final class SchemalessJsonFieldLine implements UDF2<byte[], String, Row> 
 
   @Override
   public Row call(byte[] value, String fieldPaths) {
-    Object connect = SchemalessJsonLine.read(value);
+    Object connect = SchemalessJson.read(value);
     if (connect == null) {
       return NONE;
     }
     try {
       byte[] fields = fields(connect, paths(fieldPaths));
-      if (fields == null) {
-        return NONE;
-      }
-      return RowFactory.create(SchemalessJsonLine.MAPPER.writeValueAsBytes(connect), fields);
+      byte[] line = fields == null ? null : SchemalessJson.write(connect);
+      return line == null ? NONE : RowFactory.create(line, fields);
     } catch (Exception e) {
       return NONE;
     }
@@ -44,14 +42,14 @@ public final class SchemalessJsonFieldLine implements UDF2<byte[], String, Row> 
 
   private List<List<String>> paths(String text) throws Exception {
     if (!text.equals(pathsText)) {
-      paths = SchemalessJsonLine.MAPPER.readValue(text, new TypeReference<List<List<String>>>() {});
+      paths = JsonConverterLine.MAPPER.readValue(text, new TypeReference<List<List<String>>>() {});
       pathsText = text;
     }
     return paths;
   }
 
   /** The values at {@code paths} in {@code connect} as a JSON array; null if one is not there. */
-  static byte[] fields(Object connect, List<List<String>> paths) throws Exception {
+  static byte[] fields(Object connect, List<List<String>> paths) {
     List<Object> values = new ArrayList<>(paths.size());
     for (List<String> path : paths) {
       Object current = connect;
@@ -63,6 +61,6 @@ public final class SchemalessJsonFieldLine implements UDF2<byte[], String, Row> 
       }
       values.add(current);
     }
-    return SchemalessJsonLine.MAPPER.writeValueAsBytes(values);
+    return SchemalessJson.write(values);
   }
 }
