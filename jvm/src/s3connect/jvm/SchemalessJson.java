@@ -138,15 +138,13 @@ public final class SchemalessJson {
 
   /** The bytes ObjectMapper writes for a Connect value {@link #read} gave; null if it cannot. */
   static byte[] write(Object connect) {
-    try (ByteArrayBuilder bytes = new ByteArrayBuilder(WRITER._getBufferRecycler())) {
+    try (ByteArrayBuilder bytes = new ByteArrayBuilder(1024)) {
       try (JsonGenerator generator = WRITER.createGenerator(bytes, JsonEncoding.UTF8)) {
         generate(generator, connect);
       }
-      byte[] out = bytes.toByteArray();
-      bytes.release();
-      return out;
+      return bytes.toByteArray();
     } catch (IOException | RuntimeException e) {
-      return null; // a lone surrogate: Jackson cannot write it
+      return null; // a value Jackson refuses to write
     }
   }
 
