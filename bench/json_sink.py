@@ -28,8 +28,9 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
   ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
   case: the same bytes as ``spark-text`` writes).
 - ``<s3connect variant>-baseline``: that variant run with another checkout's package
-  (``--baseline DIR``: ``PYTHONPATH=DIR/src``, e.g. a ``git worktree`` of an earlier commit;
-  the jars of ``DIR/.deps/spark-jars`` when it has them, so its own ``s3connect-jvm.jar``).
+  (``--baseline DIR``: ``PYTHONPATH=DIR/src``, e.g. a ``git worktree`` of an earlier commit, and
+  its own ``s3connect-jvm.jar``: ``DIR/.deps/spark-jars`` when it has them, else built from
+  ``DIR/jvm/src`` beside this checkout's other jars, see :func:`baseline_jars`).
   With ``--baseline`` and no ``-baseline`` variant named in ``--variants``, each s3connect
   variant is followed by its baseline.
 
@@ -356,6 +357,25 @@ def _drop_bucket(s3: S3Client, bucket: str) -> None:
     s3.delete_bucket(Bucket=bucket)
 
 
+def baseline_jars(checkout: Path) -> Path:
+    """The Spark jars for a baseline checkout: its own ``.deps/spark-jars`` when it has them, else
+    this checkout's with ``s3connect-jvm.jar`` built from the baseline's ``jvm/src`` (once, in
+    ``checkout/.deps/bench-jars``), so each side runs its own JVM code."""
+    own = checkout / ".deps" / "spark-jars"
+    if own.is_dir():
+        return own
+    built = checkout / ".deps" / "bench-jars"
+    if not (built / "s3connect-jvm.jar").exists():
+        sys.path.insert(0, str(ROOT / "stack"))
+        from fetch_jars import _build_jvm
+
+        shutil.rmtree(built, ignore_errors=True)
+        shutil.copytree(ROOT / ".deps" / "spark-jars", built)
+        (built / "s3connect-jvm.jar").unlink()
+        _build_jvm(checkout / "jvm" / "src", built / "s3connect-jvm.jar")
+    return built
+
+
 def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any]:
     """Run ``variant`` in a child process and measure it (see the module docstring)."""
     base = variant.removesuffix(BASELINE)
@@ -365,10 +385,7 @@ def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any
         if args.baseline is None:
             raise SystemExit(f"{variant}: --baseline DIR is needed")
         env["PYTHONPATH"] = str(args.baseline.resolve() / "src")
-        own = args.baseline.resolve() / ".deps" / "spark-jars"  # its own s3connect-jvm.jar
-        env.setdefault(
-            "S3CONNECT_JARS_DIR", str(own if own.is_dir() else ROOT / ".deps" / "spark-jars")
-        )
+        env.setdefault("S3CONNECT_JARS_DIR", str(baseline_jars(args.baseline.resolve())))
     bucket, s3 = None, None
     if args.s3 and base in S3CONNECT_VARIANTS:
         s3 = _s3_client()

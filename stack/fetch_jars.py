@@ -85,7 +85,8 @@ def _build_jvm(src: Path, jar: Path) -> None:
         with zipfile.ZipFile(jar, "w", zipfile.ZIP_DEFLATED) as out:
             for path in sorted(Path(classes).rglob("*.class")):
                 out.write(path, path.relative_to(classes).as_posix())
-    print(f"{jar.relative_to(ROOT)}: {len(sources)} Java sources")
+    shown = jar.relative_to(ROOT) if jar.is_relative_to(ROOT) else jar
+    print(f"{shown}: {len(sources)} Java sources")
 
 
 def _schema_registry(coords: str, out: Path) -> None:
