@@ -4,6 +4,7 @@ and dead letters as one that computes every line in Python."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import struct
@@ -115,43 +116,99 @@ EDGES: dict[bytes, bool] = {
 }  # fmt: skip
 
 
-def test_the_streaming_pass_writes_what_json_converter_and_object_mapper_write(
-    spark: Any,
-) -> None:
-    """SchemalessJsonLine (one streaming pass) against JsonConverterLine (Kafka's JsonConverter
-    read, ObjectMapper write) on the same values: byte for byte, null where it is null."""
+# Values at the edges of the transcoder (s3connect.jvm.JsonTranscoder): whether it writes the line
+# itself (True) or leaves it to the streaming pass (False).
+_COLLIDING = ["".join(p) for p in itertools.product(["Aa", "BB"], repeat=3)]  # one hash
+TRANSCODED: dict[bytes, bool] = {
+    b'{"b":1,"a":[2,{"d":true,"c":null}]}': True, b'{"a":1,"a":2}': False,  # a duplicate key
+    b'"\\u0041"': False, b'"\xf0\x9f\x98\x80 \xe2\x9c\x93 \xc3\xa9"': True,
+    b'"\\/\\b\\t\\"\\\\"': True,
+    b'"\xc0\x80"': False, b'"\xed\xa0\x80"': False, b'"\xf4\x90\x80\x80"': False, b'"\x1f"': False,
+    b'"\xf4\x8f\xbf\xbf"': True, b'"\xe0\x9f\xbf"': False, b'{"\xc3\xa9":1}': False,
+    b"1e5": False, b"0.001": True, b"0.000999": False, b"9999999.5": True, b"10000000.0": False,
+    b"1234567.12345678": True, b"1234567.123456789": False, b"-0.0": False, b"00.000": True,
+    b"[-0,-007.250,0.10]": True, b"123456789012345678": True, b"1234567890123456789": False,
+    b"null": False, b"": False, b" \t\r\n": False, b'\xef\xbb\xbf{"a":1}': False,
+    b'{"a":1} x': False, b' {"a" : 1 ,\n"b":2 } ': True, b"[1,]": False, b"[truex]": False,
+    b"[" * 64 + b"]" * 64: True, b"[" * 65 + b"]" * 65: False,
+    ("{" + ",".join(f'"{k}":1' for k in _COLLIDING) + "}").encode(): False,  # 8 in one bin
+    ("{" + ",".join(f'"{k}":1' for k in _COLLIDING[:7]) + "}").encode(): True,
+    ("{" + ",".join(f'"k{i}":{i}' for i in range(49)) + "}").encode(): True,  # resized twice
+}  # fmt: skip
+
+
+def test_the_jvm_lines_are_what_json_converter_and_object_mapper_write(spark: Any) -> None:
+    """SchemalessJsonLine (the transcoder, else one streaming pass) against JsonConverterLine
+    (Kafka's JsonConverter read, ObjectMapper write) on the same values: byte for byte, null
+    where it is null; and each of the two alone."""
     from pyspark.sql.types import BinaryType
 
     spark.udf.registerJavaFunction(REFERENCE, "s3connect.jvm.JsonConverterLine", BinaryType())
     assert registered(spark, FUNCTION)
-    values = [*EDGES, *generated(21, 3000), *_doubles(random.Random(22), 1000)]  # 2e23, 1e23...
-    values += [_bench_like(i) for i in range(300)]
+    values = [*EDGES, *TRANSCODED, *generated(21, 3000), *_doubles(random.Random(22), 1000)]
+    bench, wide = [_bench_like(i) for i in range(300)], _wide_objects(random.Random(23), 300)
+    values += bench + wide
     df = spark.createDataFrame([(v,) for v in values], "value binary")
     got = df.selectExpr(f"{FUNCTION}(value)", f"{REFERENCE}(value)").collect()
     assert [(v, f, r) for v, (f, r) in zip(values, got, strict=True) if f != r] == []
+    reference = {v: r for v, (_, r) in zip(values, got, strict=True)}
+    jvm = spark._jvm.s3connect.jvm
+    transcoded = {v: jvm.JsonTranscoder.line(v) for v in values}
+    assert [v for v, t in transcoded.items() if t is not None and t != reference[v]] == []
+    assert [v for v in values if jvm.SchemalessJson.line(v) != reference[v]] == []
+    assert {v: transcoded[v] is not None for v in TRANSCODED} == TRANSCODED
+    assert all(transcoded[v] is not None for i, v in enumerate(bench) if i % 4 > 1)
+    assert sum(transcoded[v] is not None for v in wide) > 100
+    emoji = b'"\xf0\x9f\x98\x80 \xe2\x9c\x93 \xc3\xa9"'
+    assert transcoded[emoji] == b'"\\uD83D\\uDE00 \xe2\x9c\x93 \xc3\xa9"'
+    assert transcoded[b"[-0,-007.250,0.10]"] == b"[0,-7.25,0.1]"
+    nested = b'{"b":1,"a":[2,{"d":true,"c":null}]}'
+    assert transcoded[nested] == b'{"a":[2,{"c":null,"d":true}],"b":1}'
     written = {v: f for v, (f, _) in zip(values, got, strict=True)}
     assert written[b'{"a":"x","a":"yy","b":"x"}'] == b'{"a":"yy","b":"x"}'
     assert written[b"[007,-00.5,00]"] == b"[7,-0.5,0]"
     assert written[b"-0.0"] == b"0.0" and written[b"[-1e-400]"] == b"[-0.0]"
     assert written[b'"del\x7f ~ "'] == b'"del\x7f ~ "' and written[b'"\\ud800"'] == b'"\\uD800"'
     assert written[b'"\xc0\x80"'] == b'"\\u0000"' and written[b'"\xed\xa0\x80"'] is None
-    streams = spark._jvm.s3connect.jvm.SchemalessJson.streams
+    streams = jvm.SchemalessJson.streams
     assert {v: streams(v) for v in EDGES} == EDGES
-    streamed = [streams(v) for v in values[-300:]]
-    assert all(streamed)
+    assert all(streams(v) for v in bench)
+
+
+def _wide_objects(rng: random.Random, n: int) -> list[bytes]:
+    """Objects of 2 to 300 keys (HashMap resizes), some made of colliding keys ("Aa" and "BB"
+    have one String hash), some with a duplicate key."""
+    out = []
+    for _ in range(n):
+        size = rng.choice([2, 5, 8, 12, 13, 24, 25, 48, 49, 100, 300])
+        if rng.random() < 0.3:
+            keys = ["".join(rng.choices(["Aa", "BB"], k=rng.randrange(1, 6))) for _ in range(size)]
+        else:
+            keys = [
+                "".join(rng.choices("abcdefxyzAB_019", k=rng.randrange(1, 9))) for _ in range(size)
+            ]
+        if rng.random() < 0.5:
+            keys = list(dict.fromkeys(keys))
+        items = [
+            f'"{k}":{rng.choice(["1", "2.5", "[1,{}]", "null", "0.001", "007"])}' for k in keys
+        ]
+        out.append(("{" + ",".join(items) + "}").encode())
+    return out
 
 
 def _bench_like(i: int) -> bytes:
     """A value shaped like the benchmark's (bench/json_sink.py): nested objects, doubles, ASCII
-    and non-ASCII strings, escapes."""
+    and non-ASCII strings, escapes; with ``\\u`` escapes where ``i % 4 == 0``, doubles of 16 or
+    17 digits where it is 1."""
+    lat, lon = (i * 0.1, -i / 7) if i % 4 == 1 else (i * 0.25, -i / 8)
     value = {
         "id": i, "ts": 1_767_225_600_000 + i * 37, "score": (i % 400) * 0.25,
-        "user": {"name": ["Zoë", "李雷", "Ana"][i % 3], "geo": {"lat": i * 0.1, "lon": -i / 7}},
+        "user": {"name": ["Zoë", "李雷", "Ana"][i % 3], "geo": {"lat": lat, "lon": lon}},
         "items": [{"sku": f"SKU-{i:04d}", "price": 12.5 + k} for k in range(i % 3)],
         "comment": 'Said "great" \\ ok\n🚀', "coupon": None, "flag": i % 2 == 0,
         "body": "Lorem ipsum dolor sit amet " * (i % 20),
     }  # fmt: skip
-    return json.dumps(value, ensure_ascii=i % 2 == 0).encode()
+    return json.dumps(value, ensure_ascii=i % 4 == 0).encode()
 
 
 def test_the_jvm_gives_the_fields_python_partitions_by(spark: Any) -> None:

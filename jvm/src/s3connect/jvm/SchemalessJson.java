@@ -50,6 +50,12 @@ public final class SchemalessJson {
     return connect == UNSURE ? JsonConverterLine.read(value) : connect;
   }
 
+  /** The line of {@code value} as {@link JsonConverterLine} gives it, from this pass. */
+  public static byte[] line(byte[] value) {
+    Object connect = read(value);
+    return connect == null ? null : write(connect);
+  }
+
   /** Whether the streaming pass reads {@code value} without asking JsonConverter. */
   public static boolean streams(byte[] value) {
     return value != null && stream(value) != UNSURE;

@@ -11,7 +11,8 @@ import org.apache.spark.sql.api.java.UDF2;
 /**
  * A Kafka value's JSON line (as {@link SchemalessJsonLine}) and the values of the fields the
  * FieldPartitioner partitions it by: a struct of the line and a JSON array of those values, as
- * Jackson writes what JsonConverter read. The field names come as a JSON array of key paths
+ * Jackson writes what JsonConverter read (read from the line where {@link JsonTranscoder} wrote
+ * it: {@link LineFields}). The field names come as a JSON array of key paths
  * (s3connect.sink.lines splits the names as Confluent's DataUtils does); the Python writer turns
  * each distinct array into the encoded partition.
  *
@@ -27,17 +28,21 @@ public final class SchemalessJsonFieldLine implements UDF2<byte[], String, Row> 
 
   @Override
   public Row call(byte[] value, String fieldPaths) {
-    Object connect = SchemalessJson.read(value);
-    if (connect == null) {
-      return NONE;
-    }
     try {
-      byte[] fields = fields(connect, paths(fieldPaths));
-      byte[] line = fields == null ? null : SchemalessJson.write(connect);
-      return line == null ? NONE : RowFactory.create(line, fields);
+      byte[] line = JsonTranscoder.line(value);
+      if (line != null) {
+        return row(line, LineFields.of(line, paths(fieldPaths)));
+      }
+      Object connect = SchemalessJson.read(value);
+      byte[] fields = connect == null ? null : fields(connect, paths(fieldPaths));
+      return fields == null ? NONE : row(SchemalessJson.write(connect), fields);
     } catch (Exception e) {
       return NONE;
     }
+  }
+
+  private static Row row(byte[] line, byte[] fields) {
+    return line == null || fields == null ? NONE : RowFactory.create(line, fields);
   }
 
   private List<List<String>> paths(String text) throws Exception {
