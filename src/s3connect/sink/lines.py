@@ -331,12 +331,9 @@ def _utf8_lines(rows: pa.RecordBatch) -> pa.Array | None:
 
 def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:
     """StringConverter -> JsonFormat: each text as a JSON string, as Jackson writes it: the
-    characters to escape found once over the batch's bytes, each replaced in one pass (the
-    JVM did it when there is a ``line`` column: null where the value is not UTF-8)."""
+    characters to escape found once over the batch's bytes, each replaced in one pass."""
     import pyarrow.compute as pc
 
-    if "line" in rows.schema.names:
-        return rows.column("line")
     values = rows.column("value")
     text = _utf8_text(values)
     if text is None:

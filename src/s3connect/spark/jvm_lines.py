@@ -1,7 +1,6 @@
 """Kafka's own JsonConverter in the query: the JSON lines of the sink's line path computed in
 the JVM (``jvm/src/s3connect/jvm/SchemalessJsonLine.java``, in ``s3connect-jvm.jar``), beside the
-Kafka value column, for JsonConverter (``schemas.enable=false``) into JsonFormat; and for
-StringConverter into JsonFormat, each text quoted as Jackson writes it (``StringJsonLine``).
+Kafka value column, for JsonConverter (``schemas.enable=false``) into JsonFormat.
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
 compute), the Python workers compute the same lines (:mod:`s3connect.sink.lines`); so they do,
@@ -21,27 +20,16 @@ from s3connect.sink.lines import line_plan
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = [
-    "FIELD_FUNCTION",
-    "FUNCTION",
-    "JVM_LINES_ENV",
-    "STRING_FUNCTION",
-    "registered",
-    "with_jvm_lines",
-]
+__all__ = ["FIELD_FUNCTION", "FUNCTION", "JVM_LINES_ENV", "registered", "with_jvm_lines"]
 
 logger = logging.getLogger(__name__)
 
 FUNCTION = "s3connect_schemaless_json_line"
 FIELD_FUNCTION = "s3connect_schemaless_json_field_line"
-STRING_FUNCTION = "s3connect_string_json_line"
 _CLASSES = {
     FUNCTION: "s3connect.jvm.SchemalessJsonLine",
     FIELD_FUNCTION: "s3connect.jvm.SchemalessJsonFieldLine",
-    STRING_FUNCTION: "s3connect.jvm.StringJsonLine",
 }
-_LINE_FUNCTIONS = {"json-json": FUNCTION, "string-json": STRING_FUNCTION}
-"""The function giving the ``line`` column of each line path that has one."""
 JVM_LINES_ENV = "S3CONNECT_JVM_LINES"
 """Set to ``off`` to compute every line in the Python workers (to compare, or to rule it out)."""
 
@@ -51,18 +39,17 @@ _LINE_FIELDS = "_s3connect_line_fields"
 
 def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     """``rows`` with a ``line`` column from Kafka's JsonConverter (and for the FieldPartitioner
-    a ``fields`` column) when the config's line path is JSON to JSON, or String to JSON, and
-    the function is on the cluster; else ``rows`` as they are."""
+    a ``fields`` column) when the config's line path is JSON to JSON and the function is on
+    the cluster; else ``rows`` as they are."""
     plan = line_plan(config)
-    function = _LINE_FUNCTIONS.get(plan.name) if plan is not None else None
-    if plan is None or function is None or os.environ.get(JVM_LINES_ENV) == "off":
+    if plan is None or plan.name != "json-json" or os.environ.get(JVM_LINES_ENV) == "off":
         return rows
     from pyspark.sql import functions as F
 
     if not plan.field_paths:
-        if not registered(rows.sparkSession, function):
+        if not registered(rows.sparkSession, FUNCTION):
             return rows
-        return rows.withColumn("line", F.call_function(function, F.col("value")))
+        return rows.withColumn("line", F.call_function(FUNCTION, F.col("value")))
     if not registered(rows.sparkSession, FIELD_FUNCTION):
         return rows
     paths = F.lit(json.dumps([list(path) for path in plan.field_paths]))

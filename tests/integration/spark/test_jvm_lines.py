@@ -23,13 +23,12 @@ from s3connect.spark.jvm_lines import (
     FIELD_FUNCTION,
     FUNCTION,
     JVM_LINES_ENV,
-    STRING_FUNCTION,
     registered,
     with_jvm_lines,
 )
 from s3connect.spark.sink_query import processor_input
 from tests.integration.sinkhelp import objects, produce, run, sink_keys
-from tests.reference.random_json import STRINGS, generated
+from tests.reference.random_json import generated
 
 pytestmark = pytest.mark.integration
 
@@ -212,38 +211,6 @@ def _bench_like(i: int) -> bytes:
     return json.dumps(value, ensure_ascii=i % 4 == 0).encode()
 
 
-_STRING_KEYS = {"value.converter": "org.apache.kafka.connect.storage.StringConverter"}
-
-
-def _texts(rng: random.Random, n: int) -> list[bytes]:
-    """UTF-8 texts of every character Jackson escapes or writes as it is: controls, quotes,
-    backslashes, DEL, U+2028, characters beyond U+FFFF, the last code point."""
-    alphabet = [chr(c) for c in range(0x80)] + ["é", "€", "\u2028", "\ufffd", "😀", "\U0010ffff"]
-    out = [t.encode() for t in STRINGS]
-    out += ["".join(rng.choices(alphabet, k=rng.randrange(40))).encode() for _ in range(n)]
-    return out
-
-
-def test_the_jvm_quotes_strings_as_the_python_writer_does(spark: Any) -> None:
-    """StringConverter -> JsonFormat: StringJsonLine against the Python writer's quoting, and
-    null for bytes that are not UTF-8 (Java's decoder replaces them: the Python writer's)."""
-    assert registered(spark, STRING_FUNCTION)
-    texts = _texts(random.Random(31), 3000)
-    invalid = [b"\xff", b"a\xc3", b"\xed\xa0\x80", b"\xc0\x80", b"\xf4\x90\x80\x80"]
-    df = spark.createDataFrame([(v,) for v in texts + invalid], "value binary")
-    jvm = [r[0] for r in df.selectExpr(f"{STRING_FUNCTION}(value)").collect()]
-    plan = line_plan(SinkConfig.from_mapping(sink_keys("t", "b", Path("/tmp"), **_STRING_KEYS)))
-    assert plan is not None and plan.name == "string-json"
-    rows = pa.RecordBatch.from_pydict({"value": pa.array(texts, pa.binary())})
-    python = plan.lines(rows, "t", 0, 0).lines.to_pylist()
-    assert [
-        (t, j, p) for t, j, p in zip(texts, jvm[: len(texts)], python, strict=True) if j != p
-    ] == []
-    assert jvm[len(texts) :] == [None] * len(invalid)
-    assert jvm[texts.index(b"tab\tnew\nline\r")] == b'"tab\\tnew\\nline\\r"'
-    assert jvm[texts.index(b"\x00\x1f\x7f")] == b'"\\u0000\\u001F\x7f"'
-
-
 def test_the_jvm_gives_the_fields_python_partitions_by(spark: Any) -> None:
     """FieldPartitioner: the JVM's lines and field values become the files Python gives."""
     values = _field_values(random.Random(5), 3000) + _doubles(random.Random(6), 300)
@@ -293,7 +260,7 @@ def _time_values(rng: random.Random, n: int) -> list[bytes]:
     return out
 
 
-@pytest.mark.parametrize("kind", ["default", "field", "time-field", "string"])
+@pytest.mark.parametrize("kind", ["default", "field", "time-field"])
 def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     spark: Any, s3: Any, make_topic: Any, producer: Producer, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch, kind: str,
@@ -302,7 +269,6 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     values: list[bytes | None] = list(
         _field_values(random.Random(7), 600) if kind == "field"
         else _time_values(random.Random(8), 600) if kind == "time-field"
-        else [*_texts(random.Random(9), 600), b"\xffnot UTF-8"] if kind == "string"
         else generated(12, 600)
     )  # fmt: skip
     values[10:13] = [None, b"", b"{broken"]  # a tombstone, a blank value, a dead letter
@@ -313,8 +279,7 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
         s3.create_bucket(Bucket=bucket)
         keys = sink_keys(topic, bucket, tmp_path / bucket, **{
             "flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore",
-            **{"default": {}, "field": _FIELD_KEYS, "time-field": _TIME_FIELD_KEYS,
-               "string": _STRING_KEYS}[kind],
+            **{"default": {}, "field": _FIELD_KEYS, "time-field": _TIME_FIELD_KEYS}[kind],
         })  # fmt: skip
         config = SinkConfig.from_mapping(keys)
         if jvm:
@@ -331,14 +296,14 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
         )
     assert written[True] == written[False]
     files, dead_letters, _ = written[True]
-    assert (dead_letters > 0 or kind == "string") and len(files) > 5
+    assert dead_letters > 0 and len(files) > 5
 
 
 def test_without_the_jar_the_lines_come_from_python(
     spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, s3connect_log: list[str]
 ) -> None:
     monkeypatch.setitem(jvm_lines._CLASSES, "s3connect_not_there", "s3connect.jvm.NotThere")
-    monkeypatch.setitem(jvm_lines._LINE_FUNCTIONS, "json-json", "s3connect_not_there")
+    monkeypatch.setattr(jvm_lines, "FUNCTION", "s3connect_not_there")
     monkeypatch.setattr(jvm_lines, "_told", False)
     config = SinkConfig.from_mapping(sink_keys("t", "b", tmp_path))
     empty = processor_input(spark.createDataFrame([], _KAFKA_ROWS))

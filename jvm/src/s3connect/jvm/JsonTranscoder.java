@@ -27,7 +27,6 @@ import java.util.Arrays;
  * \f \r \" \\} as those escapes.
  */
 public final class JsonTranscoder {
-  private static final String HEX = "0123456789ABCDEF";
   private static final int MAX_DEPTH = 64;
   private static final int MAX_KEY = 1000;
   private static final int MAX_NUMBER = 100;
@@ -61,49 +60,6 @@ public final class JsonTranscoder {
     }
     JsonTranscoder transcoder = new JsonTranscoder(value);
     return transcoder.root() ? Arrays.copyOf(transcoder.out, transcoder.len) : null;
-  }
-
-  /**
-   * The UTF-8 text {@code text} as Jackson writes a string: quoted, with {@code " \\} and control
-   * characters escaped and characters beyond U+FFFF as escaped surrogates; null if {@code text}
-   * is not well-formed UTF-8.
-   */
-  public static byte[] quoted(byte[] text) {
-    JsonTranscoder transcoder = new JsonTranscoder(text);
-    transcoder.put((byte) '"');
-    for (int run = 0; transcoder.pos < text.length; run = transcoder.pos) {
-      while (transcoder.pos < text.length && text[transcoder.pos] >= 0x20
-          && text[transcoder.pos] != '"' && text[transcoder.pos] != '\\') {
-        transcoder.pos++;
-      }
-      transcoder.copy(run, transcoder.pos);
-      if (transcoder.pos < text.length && !transcoder.escaped()) {
-        return null;
-      }
-    }
-    transcoder.put((byte) '"');
-    return Arrays.copyOf(transcoder.out, transcoder.len);
-  }
-
-  /** The character at {@code pos} (a quote, backslash, control or non-ASCII) as Jackson writes it. */
-  private boolean escaped() {
-    byte b = in[pos];
-    if (b < 0) {
-      return utf8();
-    }
-    pos++;
-    put((byte) '\\');
-    int i = "\"\\\b\t\n\f\r".indexOf(b);
-    if (i >= 0) {
-      put((byte) "\"\\btnfr".charAt(i));
-    } else {
-      put((byte) 'u');
-      put((byte) '0');
-      put((byte) '0');
-      put((byte) HEX.charAt(b >>> 4));
-      put((byte) HEX.charAt(b & 0xF));
-    }
-    return true;
   }
 
   private boolean root() {
@@ -434,7 +390,7 @@ public final class JsonTranscoder {
     out[len++] = '\\';
     out[len++] = 'u';
     for (int shift = 12; shift >= 0; shift -= 4) {
-      out[len++] = (byte) HEX.charAt(unit >>> shift & 0xF);
+      out[len++] = (byte) "0123456789ABCDEF".charAt(unit >>> shift & 0xF);
     }
   }
 
