@@ -27,6 +27,7 @@ import java.util.Arrays;
  * \f \r \" \\} as those escapes.
  */
 public final class JsonTranscoder {
+  private static final String HEX = "0123456789ABCDEF";
   private static final int MAX_DEPTH = 64;
   private static final int MAX_KEY = 1000;
   private static final int MAX_NUMBER = 100;
@@ -60,6 +61,16 @@ public final class JsonTranscoder {
     }
     JsonTranscoder transcoder = new JsonTranscoder(value);
     return transcoder.root() ? Arrays.copyOf(transcoder.out, transcoder.len) : null;
+  }
+
+  /** Copies the printable ASCII (and DEL) from {@code pos} on, but quotes and backslashes. */
+  private void copyPlain() {
+    int end = pos;
+    while (end < in.length && in[end] >= 0x20 && in[end] != '"' && in[end] != '\\') {
+      end++;
+    }
+    copy(pos, end);
+    pos = end;
   }
 
   private boolean root() {
@@ -291,15 +302,14 @@ public final class JsonTranscoder {
   }
 
   private boolean string() {
-    int run = ++pos;
+    pos++;
     put((byte) '"');
-    while (pos < in.length) {
-      byte b = in[pos];
-      if (b >= 0x20 && b != '"' && b != '\\') {
-        pos++; // printable ASCII (and DEL): as it is
-        continue;
+    while (true) {
+      copyPlain();
+      if (pos >= in.length) {
+        return false;
       }
-      copy(run, pos);
+      byte b = in[pos];
       if (b == '"') {
         pos++;
         put((byte) '"');
@@ -308,9 +318,7 @@ public final class JsonTranscoder {
       if (b == '\\' ? !escape() : b >= 0 || !utf8()) {
         return false; // a control character, a \\u escape, or not well-formed UTF-8
       }
-      run = pos;
     }
-    return false;
   }
 
   /** The escape at {@code pos} as Jackson writes what it stands for. */
@@ -390,7 +398,7 @@ public final class JsonTranscoder {
     out[len++] = '\\';
     out[len++] = 'u';
     for (int shift = 12; shift >= 0; shift -= 4) {
-      out[len++] = (byte) "0123456789ABCDEF".charAt(unit >>> shift & 0xF);
+      out[len++] = (byte) HEX.charAt(unit >>> shift & 0xF);
     }
   }
 
