@@ -1,0 +1,117 @@
+"""The sink's JVM line functions alone, in Spark: JVM CPU seconds per pass over the bench values.
+
+    python bench/line_functions.py [--records 1020000] [--rounds 3] [--functions value,line,...]
+
+Writes ``--records`` values of ``bench/json_sink.py`` (1 KB schemaless JSON, ``json_payload``)
+once to ``bench/results/line-values-<records>.parquet``, then for each function starts a fresh
+Spark session in its own child process (``local[<cores>]``, the sink's session), caches the values
+and runs ``sum(length(f(value)))`` ``--rounds`` times, printing the JVM's CPU seconds (from
+``/proc``) and wall time of each pass: the first pass of a fresh JVM (while the JIT compiles)
+and the warm ones. Functions: ``value`` (no function: the scan alone), ``line``
+(``SchemalessJsonLine``, what the sink runs), ``reference`` (``JsonConverterLine``: Kafka's
+JsonConverter and ObjectMapper). With ``--baseline DIR`` (a checkout of an earlier commit), each
+function runs also with that checkout's ``s3connect-jvm.jar`` (``json_sink.baseline_jars``), as
+``<function>-baseline``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path[:0] = [str(BENCH.parent / "src"), str(BENCH)]
+
+CLASSES = {
+    "line": "s3connect.jvm.SchemalessJsonLine",
+    "reference": "s3connect.jvm.JsonConverterLine",
+}
+
+
+def values_file(records: int) -> Path:
+    """The bench values as a Parquet file, written once."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from json_sink import json_payload
+
+    path = BENCH / "results" / f"line-values-{records}.parquet"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        values = pa.array([json_payload(i, 1024) for i in range(records)], pa.binary())
+        pq.write_table(pa.table({"value": values}), path, row_group_size=50_000)
+    return path
+
+
+def _jvm_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def child(function: str, label: str, path: Path, rounds: int) -> None:
+    """One fresh session: ``rounds`` passes of ``function`` over the cached values."""
+    from pyspark.sql.types import BinaryType
+
+    from s3connect.spark.session import get_spark
+
+    spark = get_spark("bench-line-functions")
+    pid = int(spark.sparkContext._jvm.ProcessHandle.current().pid())
+    expr = "sum(length(value))"
+    if function in CLASSES:
+        spark.udf.registerJavaFunction("f", CLASSES[function], BinaryType())
+        expr = "sum(length(f(value)))"
+    cores = os.cpu_count() or 2
+    values = spark.read.parquet(str(path)).repartition(3 * cores).cache()
+    values.selectExpr("sum(length(value))").collect()  # read and cached
+    for r in range(rounds):
+        cpu, wall = _jvm_cpu(pid), time.monotonic()
+        values.selectExpr(expr).collect()
+        print(
+            f"{label:<18} pass {r}: JVM CPU {_jvm_cpu(pid) - cpu:5.1f} s  "
+            f"wall {time.monotonic() - wall:5.1f} s",
+            flush=True,
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_020_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--functions", default="value,line,reference")
+    parser.add_argument("--baseline", type=Path, help="a checkout for the -baseline runs")
+    parser.add_argument("--child")
+    parser.add_argument("--label")
+    args = parser.parse_args()
+    path = values_file(args.records)
+    if args.child:
+        child(args.child, args.label or args.child, path, args.rounds)
+        return 0
+    command = [
+        sys.executable,
+        __file__,
+        "--records",
+        str(args.records),
+        "--rounds",
+        str(args.rounds),
+    ]
+    unknown = set(args.functions.split(",")) - {"value", *CLASSES}
+    if unknown:
+        parser.error(f"unknown functions {sorted(unknown)}; known: value, {', '.join(CLASSES)}")
+    for function in args.functions.split(","):
+        subprocess.run([*command, "--child", function], check=True)
+        if args.baseline and function != "value":
+            from json_sink import baseline_jars
+
+            jars = {"S3CONNECT_JARS_DIR": str(baseline_jars(args.baseline.resolve()))}
+            label = ["--label", f"{function}-baseline"]
+            subprocess.run(
+                [*command, "--child", function, *label], check=True, env={**os.environ, **jars}
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
