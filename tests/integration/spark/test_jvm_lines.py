@@ -147,7 +147,7 @@ def test_the_jvm_lines_are_what_json_converter_and_object_mapper_write(spark: An
     assert registered(spark, FUNCTION)
     values = [*EDGES, *TRANSCODED, *generated(21, 3000), *_doubles(random.Random(22), 1000)]
     bench, wide = [_bench_like(i) for i in range(300)], _wide_objects(random.Random(23), 300)
-    values += bench + wide
+    values += bench + wide + _decimals(random.Random(24), 500)
     df = spark.createDataFrame([(v,) for v in values], "value binary")
     got = df.selectExpr(f"{FUNCTION}(value)", f"{REFERENCE}(value)").collect()
     assert [(v, f, r) for v, (f, r) in zip(values, got, strict=True) if f != r] == []
@@ -159,6 +159,7 @@ def test_the_jvm_lines_are_what_json_converter_and_object_mapper_write(spark: An
     assert {v: transcoded[v] is not None for v in TRANSCODED} == TRANSCODED
     assert all(transcoded[v] is not None for i, v in enumerate(bench) if i % 4 > 1)
     assert sum(transcoded[v] is not None for v in wide) > 100
+    assert sum(transcoded[v] is not None for v in values[-500:]) > 100  # the decimals
     emoji = b'"\xf0\x9f\x98\x80 \xe2\x9c\x93 \xc3\xa9"'
     assert transcoded[emoji] == b'"\\uD83D\\uDE00 \xe2\x9c\x93 \xc3\xa9"'
     assert transcoded[b"[-0,-007.250,0.10]"] == b"[0,-7.25,0.1]"
@@ -173,6 +174,22 @@ def test_the_jvm_lines_are_what_json_converter_and_object_mapper_write(spark: An
     streams = jvm.SchemalessJson.streams
     assert {v: streams(v) for v in EDGES} == EDGES
     assert all(streams(v) for v in bench)
+
+
+def _decimals(rng: random.Random, n: int) -> list[bytes]:
+    """Arrays of decimals written as people write them: a sign, leading and trailing zeros, 1 to
+    18 digits with the point anywhere (the transcoder writes those of at most 15 significant
+    digits between 0.001 and 1e7 itself)."""
+    out = []
+    for _ in range(n):
+        items = []
+        for _ in range(rng.randrange(1, 6)):
+            digits = "".join(rng.choices("0123456789", k=rng.randrange(1, 19)))
+            point = rng.randrange(len(digits) + 1)
+            whole, fraction = digits[:point] or "0", digits[point:] or "0"
+            items.append(f"{rng.choice(['', '-'])}{'0' * rng.randrange(2)}{whole}.{fraction}")
+        out.append(f"[{','.join(items)}]".encode())
+    return out
 
 
 def _wide_objects(rng: random.Random, n: int) -> list[bytes]:
