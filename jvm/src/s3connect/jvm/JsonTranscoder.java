@@ -12,8 +12,8 @@ import java.util.Arrays;
  * a root null, a {@code \\u} escape, a control character, a byte that is not well-formed UTF-8,
  * a key that is not plain ASCII, a duplicate key, eight keys in one of a HashMap's 16 first bins,
  * an exponent, an integer of 19 digits or more, a float of 16 significant digits or more or
- * outside [0.001, 1e7), a negative zero float, nesting deeper than 64, a key over 1,000 bytes, a number over 100,
- * a value over 10 MB.
+ * outside [0.001, 1e7), a negative zero float, nesting deeper than 64, a key over 1,000 bytes, a
+ * number over 100, a value over 10 MB.
  *
  * <p>Why the rest is certain: JsonConverter reads objects into HashMaps in document order, so
  * with distinct keys and no tree bins they iterate by bin (the key's spread String hash masked
@@ -61,16 +61,6 @@ public final class JsonTranscoder {
     }
     JsonTranscoder transcoder = new JsonTranscoder(value);
     return transcoder.root() ? Arrays.copyOf(transcoder.out, transcoder.len) : null;
-  }
-
-  /** Copies the printable ASCII (and DEL) from {@code pos} on, but quotes and backslashes. */
-  private void copyPlain() {
-    int end = pos;
-    while (end < in.length && in[end] >= 0x20 && in[end] != '"' && in[end] != '\\') {
-      end++;
-    }
-    copy(pos, end);
-    pos = end;
   }
 
   private boolean root() {
@@ -319,6 +309,16 @@ public final class JsonTranscoder {
         return false; // a control character, a \\u escape, or not well-formed UTF-8
       }
     }
+  }
+
+  /** Copies the printable ASCII (and DEL) from {@code pos} on, but quotes and backslashes. */
+  private void copyPlain() {
+    int end = pos;
+    while (end < in.length && in[end] >= 0x20 && in[end] != '"' && in[end] != '\\') {
+      end++;
+    }
+    copy(pos, end);
+    pos = end;
   }
 
   /** The escape at {@code pos} as Jackson writes what it stands for. */
