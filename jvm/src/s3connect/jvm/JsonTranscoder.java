@@ -42,12 +42,15 @@ public final class JsonTranscoder {
   private byte[] out;
   private int len;
   private int depth;
-  /** The members of the objects being read, innermost last: output spans and key hashes. */
+  /** The members of the objects being read, innermost last: output spans, spread key hashes. */
   private int[] starts = new int[32];
   private int[] ends = new int[32];
   private int[] hashes = new int[32];
   private int[] keys = new int[32]; // each key's position in the value (after its quote)
   private int members;
+  /** Scratch for reordering an object's members: their bins and indexes, and their bytes. */
+  private long[] order = new long[16];
+  private byte[] written = new byte[256];
 
   private JsonTranscoder(byte[] in) {
     this.in = in;
@@ -218,7 +221,7 @@ public final class JsonTranscoder {
     }
     starts[slot] = start;
     ends[slot] = len;
-    hashes[slot] = hash;
+    hashes[slot] = hash ^ (hash >>> 16); // HashMap's spread of it (one to one)
     keys[slot] = key;
     return true;
   }
@@ -236,17 +239,18 @@ public final class JsonTranscoder {
     while (n > table * 3 / 4) {
       table *= 2;
     }
-    long[] order = new long[n]; // bin, then insertion: a stable sort by bin
+    if (order.length < n) {
+      order = new long[Math.max(n, 2 * order.length)];
+    }
     int[] firstBins = n >= LIST_BIN ? new int[FIRST_TABLE] : null;
     for (int i = 0; i < n; i++) {
       int h = hashes[first + i];
-      h ^= h >>> 16;
-      order[i] = (long) (h & (table - 1)) << 32 | i;
+      order[i] = (long) (h & (table - 1)) << 32 | i; // bin, then insertion: a stable sort by bin
       if (firstBins != null && ++firstBins[h & (FIRST_TABLE - 1)] >= LIST_BIN) {
         return false;
       }
     }
-    Arrays.sort(order);
+    Arrays.sort(order, 0, n);
     boolean ordered = true;
     for (int i = 1; i < n; i++) {
       ordered &= (int) order[i] == i;
@@ -259,7 +263,7 @@ public final class JsonTranscoder {
       }
     }
     if (!ordered) {
-      rewrite(first, order);
+      rewrite(first, n);
     }
     return true;
   }
@@ -275,12 +279,15 @@ public final class JsonTranscoder {
     return false;
   }
 
-  /** Writes the members from {@code first} again, in {@code order}, comma-separated. */
-  private void rewrite(int first, long[] order) {
+  /** Writes the {@code n} members from {@code first} again, in {@code order}, comma-separated. */
+  private void rewrite(int first, int n) {
     int from = starts[first];
-    byte[] written = Arrays.copyOfRange(out, from, len);
+    if (written.length < len - from) {
+      written = new byte[Math.max(len - from, 2 * written.length)];
+    }
+    System.arraycopy(out, from, written, 0, len - from);
     len = from;
-    for (int i = 0; i < order.length; i++) {
+    for (int i = 0; i < n; i++) {
       int m = first + (int) order[i];
       if (i > 0) {
         out[len++] = ',';
