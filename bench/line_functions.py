@@ -9,9 +9,12 @@ and runs ``sum(length(f(value)))`` ``--rounds`` times, printing the JVM's CPU se
 ``/proc``) and wall time of each pass: the first pass of a fresh JVM (while the JIT compiles)
 and the warm ones. Functions: ``value`` (no function: the scan alone), ``line``
 (``SchemalessJsonLine``, what the sink runs), ``reference`` (``JsonConverterLine``: Kafka's
-JsonConverter and ObjectMapper). With ``--baseline DIR`` (a checkout of an earlier commit), each
-function runs also with that checkout's ``s3connect-jvm.jar`` (``json_sink.baseline_jars``), as
-``<function>-baseline``.
+JsonConverter and ObjectMapper); and the hand-off of the values to the Python workers
+(``mapInArrow`` into a function that counts rows), measured as the whole machine's busy CPU
+(run nothing else): ``handoff-value`` (the value column), ``handoff-both`` (the value and a copy
+of it, as the line path carries a value and its line). With ``--baseline DIR`` (a checkout of an
+earlier commit), each line function runs also with that checkout's ``s3connect-jvm.jar``
+(``json_sink.baseline_jars``), as ``<function>-baseline``.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path[:0] = [str(BENCH.parent / "src"), str(BENCH)]
 
+KNOWN = ("value", "handoff-value", "handoff-both")
 CLASSES = {
     "line": "s3connect.jvm.SchemalessJsonLine",
     "reference": "s3connect.jvm.JsonConverterLine",
@@ -51,29 +58,53 @@ def _jvm_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_cpu() -> float:
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # but idle, iowait
+
+
+def _count(batches: Iterator[Any]) -> Iterator[Any]:
+    import pyarrow as pa
+
+    yield pa.RecordBatch.from_pydict({"n": [sum(batch.num_rows for batch in batches)]})
+
+
 def child(function: str, label: str, path: Path, rounds: int) -> None:
     """One fresh session: ``rounds`` passes of ``function`` over the cached values."""
-    from pyspark.sql.types import BinaryType
-
     from s3connect.spark.session import get_spark
 
     spark = get_spark("bench-line-functions")
-    pid = int(spark.sparkContext._jvm.ProcessHandle.current().pid())
-    expr = "sum(length(value))"
-    if function in CLASSES:
-        spark.udf.registerJavaFunction("f", CLASSES[function], BinaryType())
-        expr = "sum(length(f(value)))"
     cores = os.cpu_count() or 2
     values = spark.read.parquet(str(path)).repartition(3 * cores).cache()
     values.selectExpr("sum(length(value))").collect()  # read and cached
+    query, clock = _pass(spark, values, function)
     for r in range(rounds):
-        cpu, wall = _jvm_cpu(pid), time.monotonic()
-        values.selectExpr(expr).collect()
+        cpu, wall = clock(), time.monotonic()
+        query().collect()  # a new DataFrame: one that ran once reuses its shuffle's output
         print(
-            f"{label:<18} pass {r}: JVM CPU {_jvm_cpu(pid) - cpu:5.1f} s  "
-            f"wall {time.monotonic() - wall:5.1f} s",
+            f"{label:<18} pass {r}: {'all' if function.startswith('handoff') else 'JVM'} CPU "
+            f"{clock() - cpu:5.1f} s  wall {time.monotonic() - wall:5.1f} s",
             flush=True,
         )
+
+
+def _pass(spark: Any, values: Any, function: str) -> tuple[Callable[[], Any], Callable[[], float]]:
+    """The query of a pass of ``function`` (made anew for each) and the CPU clock it is
+    measured with."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import BinaryType
+
+    pid = int(spark.sparkContext._jvm.ProcessHandle.current().pid())
+    if function.startswith("handoff"):
+        columns = [F.col("value")]
+        if function == "handoff-both":
+            columns.append(F.concat("value", F.lit(b"\n")).alias("line"))
+        query = partial(values.select(*columns).mapInArrow, _count, "n long")
+        return lambda: query().agg(F.sum("n")), _machine_cpu
+    if function in CLASSES:
+        spark.udf.registerJavaFunction("f", CLASSES[function], BinaryType())
+        return partial(values.selectExpr, "sum(length(f(value)))"), partial(_jvm_cpu, pid)
+    return partial(values.selectExpr, "sum(length(value))"), partial(_jvm_cpu, pid)
 
 
 def main() -> int:
@@ -97,12 +128,12 @@ def main() -> int:
         "--rounds",
         str(args.rounds),
     ]
-    unknown = set(args.functions.split(",")) - {"value", *CLASSES}
+    unknown = set(args.functions.split(",")) - {*KNOWN, *CLASSES}
     if unknown:
-        parser.error(f"unknown functions {sorted(unknown)}; known: value, {', '.join(CLASSES)}")
+        parser.error(f"unknown functions {sorted(unknown)}; known: {', '.join([*KNOWN, *CLASSES])}")
     for function in args.functions.split(","):
         subprocess.run([*command, "--child", function], check=True)
-        if args.baseline and function != "value":
+        if args.baseline and function in CLASSES:
             from json_sink import baseline_jars
 
             jars = {"S3CONNECT_JARS_DIR": str(baseline_jars(args.baseline.resolve()))}
