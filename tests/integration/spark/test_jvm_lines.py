@@ -121,7 +121,8 @@ EDGES: dict[bytes, bool] = {
 _COLLIDING = ["".join(p) for p in itertools.product(["Aa", "BB"], repeat=3)]  # one hash
 TRANSCODED: dict[bytes, bool] = {
     b'{"b":1,"a":[2,{"d":true,"c":null}]}': True, b'{"a":1,"a":2}': False,  # a duplicate key
-    b'"\\u0041"': False, b'"\xf0\x9f\x98\x80 \xe2\x9c\x93 \xc3\xa9"': True,
+    b'"\\u0041"': True, b'"\\uZZZZ"': False, b'"\\u12"': False, b'{"\\u0041":1}': False,
+    b'"\xf0\x9f\x98\x80 \xe2\x9c\x93 \xc3\xa9"': True,
     b'"\\/\\b\\t\\"\\\\"': True,
     b'"\xc0\x80"': False, b'"\xed\xa0\x80"': False, b'"\xf4\x90\x80\x80"': False, b'"\x1f"': False,
     b'"\xf4\x8f\xbf\xbf"': True, b'"\xe0\x9f\xbf"': False, b'{"\xc3\xa9":1}': False,
@@ -146,6 +147,7 @@ def test_the_jvm_lines_are_what_json_converter_and_object_mapper_write(spark: An
     spark.udf.registerJavaFunction(REFERENCE, "s3connect.jvm.JsonConverterLine", BinaryType())
     assert registered(spark, FUNCTION)
     values = [*EDGES, *TRANSCODED, *generated(21, 3000), *_doubles(random.Random(22), 1000)]
+    values.append(b'"\\u00e9\\uD83D\\ude00\\u0022\\u005c\\u001f\\u000a\\u002F\\ud800"')
     bench, wide = [_bench_like(i) for i in range(300)], _wide_objects(random.Random(23), 300)
     values += bench + wide + _decimals(random.Random(24), 500)
     df = spark.createDataFrame([(v,) for v in values], "value binary")
@@ -157,9 +159,11 @@ def test_the_jvm_lines_are_what_json_converter_and_object_mapper_write(spark: An
     assert [v for v, t in transcoded.items() if t is not None and t != reference[v]] == []
     assert [v for v in values if jvm.SchemalessJson.line(v) != reference[v]] == []
     assert {v: transcoded[v] is not None for v in TRANSCODED} == TRANSCODED
-    assert all(transcoded[v] is not None for i, v in enumerate(bench) if i % 4 > 1)
+    assert all(transcoded[v] is not None for i, v in enumerate(bench) if i % 4 != 1)
     assert sum(transcoded[v] is not None for v in wide) > 100
     assert sum(transcoded[v] is not None for v in values[-500:]) > 100  # the decimals
+    escapes = b'"\\u00e9\\uD83D\\ude00\\u0022\\u005c\\u001f\\u000a\\u002F\\ud800"'
+    assert transcoded[escapes] == b'"\xc3\xa9\\uD83D\\uDE00\\"\\\\\\u001F\\n/\\uD800"'
     emoji = b'"\xf0\x9f\x98\x80 \xe2\x9c\x93 \xc3\xa9"'
     assert transcoded[emoji] == b'"\\uD83D\\uDE00 \xe2\x9c\x93 \xc3\xa9"'
     assert transcoded[b"[-0,-007.250,0.10]"] == b"[0,-7.25,0.1]"

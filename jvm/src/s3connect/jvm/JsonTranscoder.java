@@ -8,12 +8,12 @@ import java.util.Arrays;
  * object's keys) as {@link SchemalessJson} and {@link JsonConverterLine} write it.
  *
  * <p>Only for values where that is certain; {@link #line} gives null for anything else, and the
- * caller takes the streaming pass: a value that is not one strict JSON document (up to blanks),
- * a root null, a {@code \\u} escape, a control character, a byte that is not well-formed UTF-8,
- * a key that is not plain ASCII, a duplicate key, eight keys in one of a HashMap's 16 first bins,
- * an exponent, an integer of 19 digits or more, a float of 16 significant digits or more or
- * outside [0.001, 1e7), a negative zero float, nesting deeper than 64, a key over 1,000 bytes, a
- * number over 100, a value over 10 MB.
+ * caller takes the streaming pass: a value that is not one strict JSON document (up to blanks), a
+ * root null, a control character, a byte that is not well-formed UTF-8, a key that is not plain
+ * ASCII (or has an escape), a duplicate key, eight keys in one of a HashMap's 16 first bins, an
+ * exponent, an integer of 19 digits or more, a float of 16 significant digits or more or outside
+ * [0.001, 1e7), a negative zero float, nesting deeper than 64, a key over 1,000 bytes, a number
+ * over 100, a value over 10 MB.
  *
  * <p>Why the rest is certain: JsonConverter reads objects into HashMaps in document order, so
  * with distinct keys and no tree bins they iterate by bin (the key's spread String hash masked
@@ -24,7 +24,7 @@ import java.util.Arrays;
  * the shortest, and Java 19+ prints it, plainly between 0.001 and 1e7 ("100.0", "0.5"). Jackson
  * writes printable ASCII, {@code /} and well-formed UTF-8 as they are, but for characters beyond
  * U+FFFF, which it writes as two escaped surrogates ({@code \uD83D\uDE80}), and {@code \b \t \n
- * \f \r \" \\} as those escapes.
+ * \f \r \" \\} as those escapes; a {@code \\uXXXX} escape it reads as the UTF-16 unit it names.
  */
 public final class JsonTranscoder {
   private static final String HEX = "0123456789ABCDEF";
@@ -313,7 +313,7 @@ public final class JsonTranscoder {
         return true;
       }
       if (b == '\\' ? !escape() : b >= 0 || !utf8()) {
-        return false; // a control character, a \\u escape, or not well-formed UTF-8
+        return false; // a control character, a bad escape, or not well-formed UTF-8
       }
     }
   }
@@ -348,10 +348,55 @@ public final class JsonTranscoder {
         put((byte) '\\');
         put(e);
         break;
+      case 'u':
+        return unicodeEscape();
       default:
         return false;
     }
     pos += 2;
+    return true;
+  }
+
+  /**
+   * A {@code \\uXXXX} escape at {@code pos} as Jackson writes the UTF-16 unit it stands for: a
+   * control as {@code \\b \\t \\n \\f \\r} or {@code \\u00XX}, a quote or backslash escaped,
+   * other ASCII as it is, a surrogate (paired or not) as {@code \\uXXXX} in upper case, the rest
+   * as UTF-8.
+   */
+  private boolean unicodeEscape() {
+    int unit = 0;
+    for (int i = pos + 2; i < pos + 6; i++) {
+      int digit = i < in.length ? Character.digit(in[i], 16) : -1;
+      if (digit < 0) {
+        return false;
+      }
+      unit = unit << 4 | digit;
+    }
+    pos += 6;
+    if (unit < 0x20 || unit == '"' || unit == '\\') {
+      int named = "\b\t\n\f\r\"\\".indexOf(unit);
+      put((byte) '\\');
+      if (named >= 0) {
+        put((byte) "btnfr\"\\".charAt(named));
+      } else {
+        put((byte) 'u');
+        put((byte) '0');
+        put((byte) '0');
+        put((byte) HEX.charAt(unit >>> 4));
+        put((byte) HEX.charAt(unit & 0xF));
+      }
+    } else if (unit < 0x80) {
+      put((byte) unit);
+    } else if (unit < 0x800) {
+      put((byte) (0xC0 | unit >>> 6));
+      put((byte) (0x80 | unit & 0x3F));
+    } else if (unit >= 0xD800 && unit <= 0xDFFF) {
+      surrogate(unit);
+    } else {
+      put((byte) (0xE0 | unit >>> 12));
+      put((byte) (0x80 | unit >>> 6 & 0x3F));
+      put((byte) (0x80 | unit & 0x3F));
+    }
     return true;
   }
 
