@@ -1,6 +1,7 @@
 """The sink's JVM line functions alone, in Spark: JVM CPU seconds per pass over the bench values.
 
     python bench/line_functions.py [--records 1020000] [--rounds 3] [--functions value,line,...]
+                                   [--ascii] [--baseline DIR]
 
 Writes ``--records`` values of ``bench/json_sink.py`` (1 KB schemaless JSON, ``json_payload``)
 once to ``bench/results/line-values-<records>.parquet``, then for each function starts a fresh
@@ -20,6 +21,7 @@ earlier commit), each line function runs also with that checkout's ``s3connect-j
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -39,16 +41,20 @@ CLASSES = {
 }
 
 
-def values_file(records: int) -> Path:
-    """The bench values as a Parquet file, written once."""
+def values_file(records: int, ascii: bool) -> Path:
+    """The bench values as a Parquet file, written once; with ``ascii``, every non-ASCII
+    character written as a ``\\u`` escape (as Python's ``json.dumps`` writes by default)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     from json_sink import json_payload
 
-    path = BENCH / "results" / f"line-values-{records}.parquet"
+    path = BENCH / "results" / f"line-values-{records}{'-ascii' if ascii else ''}.parquet"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        values = pa.array([json_payload(i, 1024) for i in range(records)], pa.binary())
+        payloads = (json_payload(i, 1024) for i in range(records))
+        if ascii:
+            payloads = (json.dumps(json.loads(p), separators=(",", ":")).encode() for p in payloads)
+        values = pa.array(list(payloads), pa.binary())
         pq.write_table(pa.table({"value": values}), path, row_group_size=50_000)
     return path
 
@@ -113,10 +119,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--functions", default="value,line,reference")
     parser.add_argument("--baseline", type=Path, help="a checkout for the -baseline runs")
+    parser.add_argument("--ascii", action="store_true", help="values with \\u escapes")
     parser.add_argument("--child")
     parser.add_argument("--label")
     args = parser.parse_args()
-    path = values_file(args.records)
+    path = values_file(args.records, args.ascii)
     if args.child:
         child(args.child, args.label or args.child, path, args.rounds)
         return 0
