@@ -81,9 +81,9 @@ public final class JsonTranscoder {
     }
     switch (in[pos]) {
       case '{':
-        return object();
+        return container((byte) '}', true);
       case '[':
-        return array();
+        return container((byte) ']', false);
       case '"':
         return string();
       case 't':
@@ -107,64 +107,28 @@ public final class JsonTranscoder {
         return false;
       }
     }
-    ensure(n);
-    System.arraycopy(in, pos, out, len, n);
+    copy(pos, pos + n);
     pos += n;
-    len += n;
     return true; // what follows must be a separator: the container checks it
   }
 
-  private boolean array() {
+  /**
+   * The array or object at {@code pos}, closed by {@code close}: its values, or its members
+   * (recorded, then put in HashMap order).
+   */
+  private boolean container(byte close, boolean object) {
     if (++depth > MAX_DEPTH) {
       return false;
     }
-    pos++;
-    put((byte) '[');
-    skipBlanks();
-    if (pos < in.length && in[pos] == ']') {
-      pos++;
-      put((byte) ']');
-      depth--;
-      return true;
-    }
-    while (true) {
-      if (!value()) {
-        return false;
-      }
-      skipBlanks();
-      if (pos >= in.length) {
-        return false;
-      }
-      byte next = in[pos++];
-      if (next == ']') {
-        put((byte) ']');
-        depth--;
-        return true;
-      }
-      if (next != ',') {
-        return false;
-      }
-      put((byte) ',');
-      skipBlanks();
-    }
-  }
-
-  private boolean object() {
-    if (++depth > MAX_DEPTH) {
-      return false;
-    }
-    pos++;
-    put((byte) '{');
+    put(in[pos++]);
     int first = members;
     skipBlanks();
-    if (pos < in.length && in[pos] == '}') {
+    boolean empty = pos < in.length && in[pos] == close;
+    if (empty) {
       pos++;
-      put((byte) '}');
-      depth--;
-      return true;
     }
-    while (true) {
-      if (!member()) {
+    while (!empty) {
+      if (!(object ? member() : value())) {
         return false;
       }
       skipBlanks();
@@ -172,7 +136,7 @@ public final class JsonTranscoder {
         return false;
       }
       byte next = in[pos++];
-      if (next == '}') {
+      if (next == close) {
         break;
       }
       if (next != ',') {
@@ -181,11 +145,11 @@ public final class JsonTranscoder {
       put((byte) ',');
       skipBlanks();
     }
-    if (!inHashMapOrder(first)) {
+    if (object && !inHashMapOrder(first)) {
       return false;
     }
     members = first;
-    put((byte) '}');
+    put(close);
     depth--;
     return true;
   }
