@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import gzip
 import json
 import os
 import shutil
@@ -68,12 +67,21 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from run import KAFKA, ROOT, ensure_topic, run_measured
-
-if TYPE_CHECKING:
-    from mypy_boto3_s3 import S3Client
+from measure import (
+    KAFKA,
+    ROOT,
+    baseline_jars,
+    bucket_size,
+    count_lines,
+    drop_bucket,
+    ensure_topic,
+    local_stack,
+    output_files,
+    run_measured,
+    s3_client,
+)
 
 TOPIC_PREFIX = "bench-jsonv1"
 """Names the topic's payload: change the version when :func:`json_payload` changes."""
@@ -239,7 +247,7 @@ def _sink_config(
     if bucket is None:
         config.update({"s3.bucket.name": "bench", "store.url": f"file://{out / 'data'}"})
         return config
-    stack = _stack()
+    stack = local_stack()
     config.update(
         {
             "s3.bucket.name": bucket,
@@ -298,84 +306,6 @@ def _count_rows(batches: Iterator[Any]) -> Iterator[Any]:
 # --- the parent: measuring ---
 
 
-def _stack() -> Any:
-    """``stack/stack.py``: the local S3 server's endpoint and account."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from stack import stack
-
-    return stack
-
-
-def _s3_client() -> S3Client:
-    import boto3
-
-    stack = _stack()
-    client: S3Client = boto3.client(
-        "s3", endpoint_url=stack.s3_endpoint(), region_name=stack.S3_REGION,
-        aws_access_key_id=stack.S3_ACCESS_KEY_ID,
-        aws_secret_access_key=stack.S3_SECRET_ACCESS_KEY,
-    )  # fmt: skip
-    return client
-
-
-def _output_files(data: Path) -> Iterator[Path]:
-    """The files a sink wrote under ``data``: not Spark's ``_spark_metadata`` log, ``.crc``
-    checksums or ``_SUCCESS`` markers."""
-    if not data.exists():
-        return
-    for path in data.rglob("*"):
-        rel = path.relative_to(data).parts
-        if path.is_file() and not any(p.startswith(("_", ".")) for p in rel):
-            yield path
-
-
-def _count_lines(path: Path) -> int:
-    opener = gzip.open if path.name.endswith(".gz") else open
-    lines = 0
-    with opener(path, "rb") as f:
-        while chunk := f.read(1 << 22):
-            lines += chunk.count(b"\n")
-    return lines
-
-
-def _bucket_size(s3: S3Client, bucket: str) -> tuple[int, int]:
-    """Bytes and objects in ``bucket``."""
-    size = count = 0
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
-        for obj in page.get("Contents", []):
-            size += obj["Size"]
-            count += 1
-    return size, count
-
-
-def _drop_bucket(s3: S3Client, bucket: str) -> None:
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
-        keys = [{"Key": obj["Key"]} for obj in page.get("Contents", [])]
-        if keys:
-            s3.delete_objects(Bucket=bucket, Delete={"Objects": keys, "Quiet": True})  # type: ignore[typeddict-item]
-    s3.delete_bucket(Bucket=bucket)
-
-
-def baseline_jars(checkout: Path) -> Path:
-    """The Spark jars for a baseline checkout: its own ``.deps/spark-jars`` when it has them, else
-    this checkout's with ``s3connect-jvm.jar`` built from the baseline's ``jvm/src`` (once, in
-    ``checkout/.deps/bench-jars``), so each side runs its own JVM code."""
-    own = checkout / ".deps" / "spark-jars"
-    if own.is_dir():
-        return own
-    built = checkout / ".deps" / "bench-jars"
-    if not (built / "s3connect-jvm.jar").exists():
-        sys.path.insert(0, str(ROOT / "stack"))
-        from fetch_jars import _build_jvm
-
-        shutil.rmtree(built, ignore_errors=True)
-        shutil.copytree(ROOT / ".deps" / "spark-jars", built)
-        (built / "s3connect-jvm.jar").unlink()
-        _build_jvm(checkout / "jvm" / "src", built / "s3connect-jvm.jar")
-    return built
-
-
 def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any]:
     """Run ``variant`` in a child process and measure it (see the module docstring)."""
     base = variant.removesuffix(BASELINE)
@@ -388,7 +318,7 @@ def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any
         env.setdefault("S3CONNECT_JARS_DIR", str(baseline_jars(args.baseline.resolve())))
     bucket, s3 = None, None
     if args.s3 and base in S3CONNECT_VARIANTS:
-        s3 = _s3_client()
+        s3 = s3_client()
         bucket = f"bench-{base}-{uuid.uuid4().hex[:8]}"
         s3.create_bucket(Bucket=bucket)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", base, "--topic", topic,
@@ -416,14 +346,14 @@ def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any
     if run.returncode != 0:
         result["error"] = text[-4000:]
     elif s3 is not None and bucket is not None:
-        result["output_bytes"], result["objects"] = _bucket_size(s3, bucket)
+        result["output_bytes"], result["objects"] = bucket_size(s3, bucket)
     else:
-        files = list(_output_files(out / "data"))
+        files = list(output_files(out / "data"))
         result["output_bytes"] = sum(p.stat().st_size for p in files)
         result["objects"] = len(files)
-        result["records_out"] = sum(_count_lines(p) for p in files)
+        result["records_out"] = sum(count_lines(p) for p in files)
     if s3 is not None and bucket is not None:
-        _drop_bucket(s3, bucket)
+        drop_bucket(s3, bucket)
     shutil.rmtree(out, ignore_errors=True)
     return result
 

@@ -30,7 +30,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import KAFKA, ROOT, _tree_sample
+from measure import KAFKA, ROOT, tree_sample
 
 
 def _record(i: int, size: int) -> bytes:
@@ -126,7 +126,7 @@ def measure_source(
         child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         peak = 0
         while child.poll() is None:
-            rss, tree = _tree_sample(child.pid)
+            rss, tree = tree_sample(child.pid)
             peak = max(peak, rss)
             cpu.update(tree)
             time.sleep(0.2)
