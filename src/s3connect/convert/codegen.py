@@ -16,14 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from s3connect.connect.json_data import java_double
+from s3connect.connect.logical import date_to_days, time_to_millis, timestamp_to_millis
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
 
-__all__ = ["connect_to_avro_fast", "json_to_connect_fast"]
+__all__ = ["connect_to_arrow_fast", "connect_to_avro_fast", "json_to_connect_fast"]
 
 _LOGICAL = (DECIMAL, DATE, TIME, TIMESTAMP)
+_EPOCH_UNITS = {DATE: date_to_days, TIME: time_to_millis, TIMESTAMP: timestamp_to_millis}
+"""The logical types whose Avro datum (and Arrow row value) is the same int, by one function."""
 _MAX_DEPTH = 24
 
 
@@ -136,15 +140,30 @@ def connect_to_avro_fast(
     ``reference(schema)`` gives the reference converter of a (sub-)schema: for the types not
     inlined, and for the whole value when the generated code does not decide.
     """
+    return _connect_to(schema, reference, arrow=False)
+
+
+def connect_to_arrow_fast(
+    schema: ConnectSchema, reference: Callable[[ConnectSchema], Callable[[Any], Any]]
+) -> Callable[[Any], Any] | None:
+    """:func:`connect_to_avro_fast` for the Python values of Arrow rows
+    (:func:`s3connect.formats.arrow.to_arrow_value`): the same but for maps with string keys,
+    which become lists of ``(key, value)`` pairs instead of dicts."""
+    return _connect_to(schema, reference, arrow=True)
+
+
+def _connect_to(
+    schema: ConnectSchema, reference: Callable[[ConnectSchema], Callable[[Any], Any]], arrow: bool
+) -> Callable[[Any], Any] | None:
     if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
         return None
     gen = _Gen()
     try:
-        out = _avro_node(gen, schema, "v0", 1, reference, 0)
+        out = _avro_node(gen, schema, "v0", 1, reference, 0, arrow)
     except _Unsupported:
         return None
     gen.emit(1, f"return {out}")
-    return gen.build("connect_to_avro", reference(schema))
+    return gen.build("connect_to_arrow" if arrow else "connect_to_avro", reference(schema))
 
 
 def _avro_node(
@@ -154,12 +173,13 @@ def _avro_node(
     ind: int,
     reference: Callable[[ConnectSchema], Callable[[Any], Any]],
     depth: int,
+    arrow: bool,
 ) -> str:
     if depth > _MAX_DEPTH:
         raise _Unsupported
     t = schema.type
     out = gen.var()
-    if schema.name in _LOGICAL or t in (Type.BYTES, Type.MAP):
+    if schema.name == DECIMAL or t is Type.BYTES or (t is Type.MAP and not _string_keys(schema)):
         gen.emit(ind, f"{out} = {gen.const(reference(schema))}({src})")
         return out
     # Null handling, in compile_to_avro's order.
@@ -174,7 +194,10 @@ def _avro_node(
     else:
         gen.emit(ind, f"if {src} is None:")
         gen.emit(ind + 1, f"{src} = {gen.const(schema.default)}")
-    if t in INT_RANGES:
+    child = partial(_avro_node, gen, reference=reference, depth=depth + 1, arrow=arrow)
+    if schema.name in _EPOCH_UNITS:  # raises as the reference does, on the same value
+        gen.emit(ind, f"{out} = {gen.const(_EPOCH_UNITS[schema.name])}({src})")
+    elif t in INT_RANGES:
         gen.emit(ind, f"if {src}.__class__ is not int:")
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
@@ -185,12 +208,40 @@ def _avro_node(
         gen.emit(ind + 1, f"{out} = float({src})")
         gen.emit(ind, "else:")
         gen.emit(ind + 1, "return _SLOW(arg)")
+    elif t is Type.MAP:
+        _string_map(gen, schema, src, out, ind, arrow, lambda sub, s, i: child(sub, s, i))
     else:
-        _common_node(
-            gen, schema, src, out, ind,
-            lambda sub, s, i: _avro_node(gen, sub, s, i, reference, depth + 1),
-        )  # fmt: skip
+        _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
     return out
+
+
+def _string_keys(schema: ConnectSchema) -> bool:
+    """A map whose keys are required strings: an Avro map (a dict datum, or Arrow's pairs)
+    whatever ``allow.optional.map.keys`` says."""
+    key = schema.key_schema
+    return key is not None and key.type is Type.STRING and not key.optional and key.name is None
+
+
+def _string_map(
+    gen: _Gen,
+    schema: ConnectSchema,
+    src: str,
+    out: str,
+    ind: int,
+    arrow: bool,
+    child: Callable[[ConnectSchema, str, int], str],
+) -> None:
+    """Emit a map with string keys: a dict datum, or (``arrow``) a list of pairs."""
+    assert schema.value_schema is not None
+    key, item = gen.var("k"), gen.var("i")
+    gen.emit(ind, f"if {src}.__class__ is not dict:")
+    gen.emit(ind + 1, "return _SLOW(arg)")
+    gen.emit(ind, f"{out} = {'[]' if arrow else '{}'}")
+    gen.emit(ind, f"for {key}, {item} in {src}.items():")
+    gen.emit(ind + 1, f"if {key}.__class__ is not str:")
+    gen.emit(ind + 2, "return _SLOW(arg)")
+    value = child(schema.value_schema, item, ind + 1)
+    gen.emit(ind + 1, f"{out}.append(({key}, {value}))" if arrow else f"{out}[{key}] = {value}")
 
 
 def _common_node(

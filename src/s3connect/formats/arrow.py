@@ -12,7 +12,7 @@ the footer's Avro schema has the enum.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -28,8 +28,9 @@ from s3connect.convert.avro_data import (
     resolve_null,
     to_avro_value,
 )
+from s3connect.convert.codegen import connect_to_arrow_fast
 
-__all__ = ["arrow_schema", "from_arrow_value", "to_arrow_value"]
+__all__ = ["arrow_schema", "compile_to_arrow", "from_arrow_value", "to_arrow_value"]
 
 _SIMPLE = {
     Type.INT8: pa.int32(),
@@ -141,6 +142,22 @@ def to_arrow_value(schema: ConnectSchema, value: Any, options: AvroDataOptions =
     if not isinstance(value, Mapping):
         raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
     return {f.name: to_arrow_value(f.schema, value.get(f.name), options) for f in schema.fields}
+
+
+def compile_to_arrow(
+    schema: ConnectSchema, options: AvroDataOptions = _DEFAULTS
+) -> Callable[[Any], Any]:
+    """:func:`to_arrow_value` specialised once for ``schema``: the same results and errors.
+
+    Structs, arrays, maps with string keys, primitives and the epoch-based logical types get
+    generated straight-line code (:func:`~s3connect.convert.codegen.connect_to_arrow_fast`);
+    decimals, bytes, other maps and any value it does not decide go to :func:`to_arrow_value`."""
+
+    def reference(sub: ConnectSchema) -> Callable[[Any], Any]:
+        return lambda value: to_arrow_value(sub, value, options)
+
+    fast = connect_to_arrow_fast(schema, reference)
+    return fast if fast is not None else reference(schema)
 
 
 def from_arrow_value(schema: ConnectSchema, value: Any) -> Any:

@@ -9,16 +9,15 @@ Columns come from :mod:`s3connect.formats.arrow`; the footer keeps AvroData's Av
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from s3connect.connect.records import SinkRecord
-from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.avro_data import AvroDataOptions, avro_schema_json, to_connect_schema
-from s3connect.formats.arrow import arrow_schema, from_arrow_value, to_arrow_value
+from s3connect.formats.arrow import arrow_schema, compile_to_arrow, from_arrow_value
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema
 
@@ -97,18 +96,17 @@ class ParquetFormat:
             use_dictionary=True,
             data_page_size=_PAGE_SIZE,
         ) as writer:
+            convert = compile_to_arrow(schema, options)
             for start in range(0, len(records), self.batch_size):
-                rows = [
-                    self._row(schema, record, options)
-                    for record in records[start : start + self.batch_size]
-                ]
+                batch = records[start : start + self.batch_size]
+                rows = [_row(convert, record) for record in batch]
                 writer.write_batch(pa.RecordBatch.from_pylist(rows, schema=columns))
 
-    @staticmethod
-    def _row(schema: ConnectSchema, record: SinkRecord, options: AvroDataOptions) -> Any:
-        if record.value is None:
-            raise ValueError(f"Parquet cannot write a null value (offset {record.offset})")
-        return to_arrow_value(schema, record.value, options)
+
+def _row(convert: Callable[[Any], Any], record: SinkRecord) -> Any:
+    if record.value is None:
+        raise ValueError(f"Parquet cannot write a null value (offset {record.offset})")
+    return convert(record.value)
 
 
 def read_parquet(data: bytes, extension: str, separator: bytes) -> FileRecords:

@@ -2,7 +2,8 @@
 
 Differential tests over random schemas and (often invalid) values: the JsonConverter (envelope
 prefix cache, generated payload converter) against a plain ``json.loads`` plus the reference
-``json_to_connect``; the generated Connect -> Avro converter against ``to_avro_value``.
+``json_to_connect``; the generated Connect -> Avro and Connect -> Arrow row converters against
+``to_avro_value`` and ``to_arrow_value``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import pytest
 
 from s3connect.connect.json_data import json_to_connect, parse_json_schema
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
-from s3connect.convert.avro_data import compile_to_avro, to_avro_value
+from s3connect.convert.avro_data import AvroDataOptions, compile_to_avro, to_avro_value
 from s3connect.convert.json import _ENVELOPE_ERROR, JsonConverter, _loads
+from s3connect.formats.arrow import compile_to_arrow, to_arrow_value
+from tests.unit.convert.random_connect import Names, loosen, random_schema, random_value
 
 _PRIMITIVES = ["int8", "int16", "int32", "int64", "float", "double", "boolean", "string", "bytes"]
 _DEFAULTS = {"int32": 7, "string": "dflt", "boolean": True, "double": 1.5}
@@ -122,7 +125,31 @@ def test_json_and_avro_fast_paths_match_the_references(seed: int) -> None:
             if schema is not None:
                 fast = _outcome(lambda s=schema, v=value: compile_to_avro(s)(v))
                 assert fast == _outcome(lambda s=schema, v=value: to_avro_value(s, v))
+                rows = _outcome(lambda s=schema, v=value: compile_to_arrow(s)(v))
+                assert rows == _outcome(lambda s=schema, v=value: to_arrow_value(s, v))
     assert converted > 500
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_avro_and_arrow_fast_paths_match_the_references_on_connect_values(seed: int) -> None:
+    """Values as converters other than JSON make them (datetimes, dates, times, bytes, maps with
+    any keys, unions, enums, defaults), sometimes replaced by a wrong one, under both settings of
+    ``allow.optional.map.keys``."""
+    rng, names, checked = random.Random(seed), Names(), 0
+    for _ in range(200):
+        schema = loosen(rng, random_schema(rng, names))
+        options = AvroDataOptions(allow_optional_map_keys=rng.random() < 0.5)
+        to_avro, to_arrow = compile_to_avro(schema, options), compile_to_arrow(schema, options)
+        for _ in range(8):
+            value = random_value(rng, schema)
+            if rng.random() < 0.1:
+                value = rng.choice([None, "x", 3, 2.5, [], {}, {"k": None}, b"\x01"])
+            avro = _outcome(lambda s=schema, v=value: to_avro_value(s, v, options))
+            assert _outcome(lambda v=value: to_avro(v)) == avro, (schema, value)
+            arrow = _outcome(lambda s=schema, v=value: to_arrow_value(s, v, options))
+            assert _outcome(lambda v=value: to_arrow(v)) == arrow, (schema, value)
+            checked += avro[0] == "ok" and arrow[0] == "ok"
+    assert checked > 400
 
 
 def test_envelope_cache_keeps_schema_identity_and_handles_schema_changes() -> None:
