@@ -8,19 +8,30 @@ arrays). It handles only the common, unremarkable case: on anything else (a subc
 the wrong type, a null for a required field, ...) it hands the whole input to the reference
 converter, which returns the same value or raises its usual error. So a generated function never
 decides an error; it only has to be right when it returns a value itself.
-Types it does not inline (logical types, bytes, maps) are delegated to the reference converter
-of that sub-schema, which gives the same result (or error) as inside the whole tree.
+Types it does not inline (decimals, maps with keys other than strings) are delegated to the
+reference converter of that sub-schema, which gives the same result (or error) as inside the
+whole tree. :func:`connect_to_arrow_fast` is the Connect -> Avro code for the Python values of
+Arrow rows (:mod:`s3connect.formats.arrow`), which differ from Avro datums only in maps.
 """
 
 from __future__ import annotations
 
+from base64 import b64decode
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import partial
 from typing import Any
 
-from s3connect.connect.json_data import java_double
-from s3connect.connect.logical import date_to_days, time_to_millis, timestamp_to_millis
+from s3connect.connect.json_data import as_hashmap, java_double
+from s3connect.connect.logical import (
+    EPOCH,
+    EPOCH_DAY,
+    MS_PER_DAY,
+    date_to_days,
+    time_to_millis,
+    timestamp_to_millis,
+)
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
 
 __all__ = ["connect_to_arrow_fast", "connect_to_avro_fast", "json_to_connect_fast"]
@@ -35,10 +46,24 @@ class _Unsupported(Exception):
     pass
 
 
+_FROM_EPOCH: dict[str | None, tuple[int, int, Callable[[int], Any]]] = {
+    DATE: (-(7 * 10**5), 10**6, lambda days: EPOCH_DAY + timedelta(days=days)),
+    TIME: (0, MS_PER_DAY, lambda ms: (datetime.min + timedelta(milliseconds=ms)).time()),
+    TIMESTAMP: (-(10**13), 10**14, lambda ms: EPOCH + timedelta(milliseconds=ms)),
+}
+"""JSON integers as Connect's Date, Time and Timestamp, as ``json_to_connect`` computes them:
+the integers inlined (from, to) and the conversion (outside: the reference decides)."""
+
+
 class _Gen:
     def __init__(self) -> None:
         self.lines: list[str] = []
-        self.ns: dict[str, Any] = {"_Decimal": Decimal, "_double": java_double}
+        self.ns: dict[str, Any] = {
+            "_Decimal": Decimal,
+            "_double": java_double,
+            "_b64decode": b64decode,
+            "_hashmap": as_hashmap,
+        }
         self._n = 0
 
     def var(self, prefix: str = "v") -> str:
@@ -96,7 +121,8 @@ def _json_node(
         raise _Unsupported
     t = schema.type
     out = gen.var()
-    if schema.name in _LOGICAL or t in (Type.BYTES, Type.MAP):
+    map_keys = schema.key_schema.type if schema.key_schema is not None else None
+    if schema.name == DECIMAL or (t is Type.MAP and map_keys is not Type.STRING):
         # The reference closure handles nulls and defaults itself.
         gen.emit(ind, f"{out} = {gen.const(reference(schema, replace))}({src})")
         return out
@@ -114,7 +140,29 @@ def _json_node(
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, "else:")
     ind += 1
-    if t in INT_RANGES:
+    child = partial(_json_node, gen, replace=replace, reference=reference, depth=depth + 1)
+    if schema.name in _FROM_EPOCH:
+        low, high, convert = _FROM_EPOCH[schema.name]
+        gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} < {high}:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {gen.const(convert)}({src})")
+    elif t is Type.BYTES:
+        gen.emit(ind, f"if {src}.__class__ is not str:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, "try:")
+        gen.emit(ind + 1, f"{out} = _b64decode({src}, validate=True)")
+        gen.emit(ind, "except ValueError:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+    elif t is Type.MAP:  # string keys: a JSON object, in JsonConverter's HashMap order
+        assert schema.value_schema is not None
+        key, item = gen.var("k"), gen.var("i")
+        gen.emit(ind, f"if {src}.__class__ is not dict:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {{}}")
+        gen.emit(ind, f"for {key}, {item} in {src}.items():")
+        gen.emit(ind + 1, f"{out}[{key}] = {child(schema.value_schema, item, ind + 1)}")
+        gen.emit(ind, f"{out} = _hashmap({out})")
+    elif t in INT_RANGES:
         low, high = INT_RANGES[t]
         gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} <= {high}:")
         gen.emit(ind + 1, "return _SLOW(arg)")
@@ -125,10 +173,7 @@ def _json_node(
         gen.emit(ind, "else:")
         gen.emit(ind + 1, "return _SLOW(arg)")
     else:
-        _common_node(
-            gen, schema, src, out, ind,
-            lambda sub, s, i: _json_node(gen, sub, s, i, replace, reference, depth + 1),
-        )  # fmt: skip
+        _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
     return out
 
 

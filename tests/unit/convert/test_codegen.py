@@ -60,8 +60,9 @@ def _value(rng: random.Random, s: dict[str, Any]) -> Any:
     t, name = s["type"], s.get("name")
     if name == DECIMAL:
         return rng.choice([Decimal("1.5"), 12, "AAE=", Decimal("-0.25")])
-    if name in (DATE, TIME, TIMESTAMP):
-        return rng.randint(0, 86_399_999)
+    if name in (DATE, TIME, TIMESTAMP):  # edges of Python's dates and of the inlined ranges
+        edges = [-1, 86_399_999, 86_400_000, -(7 * 10**5) - 1, 10**6, 10**14, -(10**13) - 1]
+        return rng.choice([rng.randint(0, 86_399_999), rng.randint(-(10**5), 10**5), *edges])
     if t.startswith("int"):
         return rng.choice([0, 1, -5, 127, 128, 2**31, -(2**63), 2**63])
     if t in ("float", "double"):
@@ -76,7 +77,8 @@ def _value(rng: random.Random, s: dict[str, Any]) -> Any:
         return [_value(rng, s["items"]) for _ in range(rng.randint(0, 3))]
     if t == "map":
         if s["keys"]["type"] == "string":
-            return {f"k{i}": _value(rng, s["values"]) for i in range(rng.randint(0, 2))}
+            keys = rng.sample(["k0", "zz", "Aa", "BB", "b", "a", "key10"], rng.randint(0, 4))
+            return {k: _value(rng, s["values"]) for k in keys}  # HashMap order differs
         return [[i, _value(rng, s["values"])] for i in range(rng.randint(0, 2))]
     out = {f["field"]: _value(rng, f) for f in s["fields"] if rng.random() < 0.95}
     if rng.random() < 0.05:
