@@ -8,7 +8,7 @@ arrays). It handles only the common, unremarkable case: on anything else (a subc
 the wrong type, a null for a required field, ...) it hands the whole input to the reference
 converter, which returns the same value or raises its usual error. So a generated function never
 decides an error; it only has to be right when it returns a value itself.
-Types it does not inline (decimals, maps with keys other than strings) are delegated to the
+Types it does not inline (decimals, Avro fixed, maps with keys other than strings) go to the
 reference converter of that sub-schema, which gives the same result (or error) as inside the
 whole tree. :func:`connect_to_arrow_fast` is the Connect -> Avro code for the Python values of
 Arrow rows (:mod:`s3connect.formats.arrow`), which differ from Avro datums only in maps.
@@ -224,7 +224,8 @@ def _avro_node(
         raise _Unsupported
     t = schema.type
     out = gen.var()
-    if schema.name == DECIMAL or t is Type.BYTES or (t is Type.MAP and not _string_keys(schema)):
+    fixed = t is Type.BYTES and bool(schema.parameters)  # maybe Avro fixed: sizes checked
+    if schema.name == DECIMAL or fixed or (t is Type.MAP and not _string_keys(schema)):
         gen.emit(ind, f"{out} = {gen.const(reference(schema))}({src})")
         return out
     # Null handling, in compile_to_avro's order.
@@ -242,8 +243,8 @@ def _avro_node(
     child = partial(_avro_node, gen, reference=reference, depth=depth + 1, arrow=arrow)
     if schema.name in _EPOCH_UNITS:  # raises as the reference does, on the same value
         gen.emit(ind, f"{out} = {gen.const(_EPOCH_UNITS[schema.name])}({src})")
-    elif t in INT_RANGES:
-        gen.emit(ind, f"if {src}.__class__ is not int:")
+    elif t in INT_RANGES or t is Type.BYTES:
+        gen.emit(ind, f"if {src}.__class__ is not {'bytes' if t is Type.BYTES else 'int'}:")
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t in (Type.FLOAT32, Type.FLOAT64):

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from s3connect.connect.json_data import json_to_connect, parse_json_schema
-from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.convert.avro_data import AvroDataOptions, compile_to_avro, to_avro_value
 from s3connect.convert.json import _ENVELOPE_ERROR, JsonConverter, _loads
 from s3connect.formats.arrow import compile_to_arrow, to_arrow_value
@@ -144,14 +144,42 @@ def test_avro_and_arrow_fast_paths_match_the_references_on_connect_values(seed: 
         to_avro, to_arrow = compile_to_avro(schema, options), compile_to_arrow(schema, options)
         for _ in range(8):
             value = random_value(rng, schema)
-            if rng.random() < 0.1:
-                value = rng.choice([None, "x", 3, 2.5, [], {}, {"k": None}, b"\x01"])
-            avro = _outcome(lambda s=schema, v=value: to_avro_value(s, v, options))
-            assert _outcome(lambda v=value: to_avro(v)) == avro, (schema, value)
-            arrow = _outcome(lambda s=schema, v=value: to_arrow_value(s, v, options))
-            assert _outcome(lambda v=value: to_arrow(v)) == arrow, (schema, value)
+            if rng.random() < 0.2:
+                value = _spoil(rng, value)
+            avro = _outcome(lambda s=schema, v=value, o=options: to_avro_value(s, v, o))
+            assert _outcome(lambda v=value, f=to_avro: f(v)) == avro, (schema, value)
+            arrow = _outcome(lambda s=schema, v=value, o=options: to_arrow_value(s, v, o))
+            assert _outcome(lambda v=value, f=to_arrow: f(v)) == arrow, (schema, value)
             checked += avro[0] == "ok" and arrow[0] == "ok"
     assert checked > 400
+
+
+def test_fixed_bytes_keep_their_size_check_in_the_fast_paths() -> None:
+    fixed = ConnectSchema(Type.BYTES, name="f.Fixed", parameters={"connect.fixed.size": "4"})
+    schema = ConnectSchema(
+        Type.STRUCT, fields=(Field("f", fixed), Field("b", ConnectSchema(Type.BYTES)))
+    )
+    for value in ({"f": b"abcd", "b": b""}, {"f": b"abc", "b": b"x"}, {"f": b"abcd", "b": 3}):
+        avro = _outcome(lambda v=value: to_avro_value(schema, v))
+        assert _outcome(lambda v=value: compile_to_avro(schema)(v)) == avro
+        arrow = _outcome(lambda v=value: to_arrow_value(schema, v))
+        assert _outcome(lambda v=value: compile_to_arrow(schema)(v)) == arrow
+    assert (
+        avro[0] == "error"
+        and "3 bytes for the fixed type f.Fixed"
+        in _outcome(lambda: compile_to_arrow(schema)({"f": b"abc", "b": b""}))[2]
+    )
+
+
+def _spoil(rng: random.Random, value: Any) -> Any:
+    """``value`` with one leaf (or itself) replaced by a value of another type or size."""
+    if isinstance(value, dict) and value and rng.random() < 0.8:
+        key = rng.choice(list(value))
+        return {**value, key: _spoil(rng, value[key])}
+    if isinstance(value, list) and value and rng.random() < 0.8:
+        i = rng.randrange(len(value))
+        return [*value[:i], _spoil(rng, value[i]), *value[i + 1 :]]
+    return rng.choice([None, "x", 3, 2.5, True, b"\x01", bytearray(b"abcd"), [], {}, {"k": None}])
 
 
 def test_envelope_cache_keeps_schema_identity_and_handles_schema_changes() -> None:
