@@ -16,6 +16,7 @@ Arrow rows (:mod:`s3connect.formats.arrow`), which differ from Avro datums only 
 
 from __future__ import annotations
 
+import math
 from base64 import b64decode
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -34,7 +35,13 @@ from s3connect.connect.logical import (
 )
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
 
-__all__ = ["connect_to_arrow_fast", "connect_to_avro_fast", "json_to_connect_fast"]
+__all__ = [
+    "UNDECIDED",
+    "connect_to_arrow_fast",
+    "connect_to_avro_fast",
+    "floats_to_connect_fast",
+    "json_to_connect_fast",
+]
 
 _LOGICAL = (DECIMAL, DATE, TIME, TIMESTAMP)
 _EPOCH_UNITS = {DATE: date_to_days, TIME: time_to_millis, TIMESTAMP: timestamp_to_millis}
@@ -63,6 +70,7 @@ class _Gen:
             "_double": java_double,
             "_b64decode": b64decode,
             "_hashmap": as_hashmap,
+            "_copysign": math.copysign,
         }
         self._n = 0
 
@@ -96,11 +104,33 @@ def json_to_connect_fast(
     ``reference(schema, replace)`` gives the reference converter of a (sub-)schema: for the
     types not inlined, and for the whole value when the generated code does not decide.
     """
+    return _json_to(schema, replace, reference, parsed_floats=False)
+
+
+UNDECIDED: Any = object()
+"""What :func:`floats_to_connect_fast`'s functions return when they cannot decide."""
+
+
+def floats_to_connect_fast(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any] | None:
+    """:func:`json_to_connect_fast` for JSON parsed with floats, not Decimals (orjson's parse of
+    text that holds no integer beyond 64 bits), or None when the schema holds a type whose
+    value needs the exact text (a decimal, a map with keys other than strings). The function
+    returns :data:`UNDECIDED` for anything the exact path must decide: then the text is parsed
+    again exactly, so a number read as a float never reaches an error or a reference."""
+    return _json_to(schema, replace, lambda s, r: lambda node: UNDECIDED, parsed_floats=True)
+
+
+def _json_to(
+    schema: ConnectSchema,
+    replace: bool,
+    reference: Callable[[ConnectSchema, bool], Callable[[Any], Any]],
+    parsed_floats: bool,
+) -> Callable[[Any], Any] | None:
     if schema.type not in (Type.STRUCT, Type.ARRAY) or schema.name in _LOGICAL:
         return None
     gen = _Gen()
     try:
-        out = _json_node(gen, schema, "v0", 1, replace, reference, 0)
+        out = _json_node(gen, schema, "v0", 1, replace, reference, 0, parsed_floats)
     except _Unsupported:
         return None
     gen.emit(1, f"return {out}")
@@ -115,6 +145,7 @@ def _json_node(
     replace: bool,
     reference: Callable[[ConnectSchema, bool], Callable[[Any], Any]],
     depth: int,
+    parsed_floats: bool,
 ) -> str:
     """Emit code converting the JSON node in ``src``; returns the variable holding the result."""
     if depth > _MAX_DEPTH:
@@ -123,6 +154,8 @@ def _json_node(
     out = gen.var()
     map_keys = schema.key_schema.type if schema.key_schema is not None else None
     if schema.name == DECIMAL or (t is Type.MAP and map_keys is not Type.STRING):
+        if parsed_floats:
+            raise _Unsupported
         # The reference closure handles nulls and defaults itself.
         gen.emit(ind, f"{out} = {gen.const(reference(schema, replace))}({src})")
         return out
@@ -130,17 +163,41 @@ def _json_node(
     if replace and schema.default is not None:
         gen.emit(ind, f"if {src} is None:")
         gen.emit(ind + 1, f"{out} = {gen.const(schema.default)}")
-        gen.emit(ind, "else:")
     elif schema.optional:
         gen.emit(ind, f"if {src} is None:")
         gen.emit(ind + 1, f"{out} = None")
-        gen.emit(ind, "else:")
     else:
         gen.emit(ind, f"if {src} is None:")
         gen.emit(ind + 1, "return _SLOW(arg)")
-        gen.emit(ind, "else:")
+    gen.emit(ind, "else:")
     ind += 1
-    child = partial(_json_node, gen, replace=replace, reference=reference, depth=depth + 1)
+    child = partial(
+        _json_node,
+        gen,
+        replace=replace,
+        reference=reference,
+        depth=depth + 1,
+        parsed_floats=parsed_floats,
+    )
+    if t is Type.MAP:  # string keys: a JSON object, in JsonConverter's HashMap order
+        assert schema.value_schema is not None
+        key, item = gen.var("k"), gen.var("i")
+        gen.emit(ind, f"if {src}.__class__ is not dict:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {{}}")
+        gen.emit(ind, f"for {key}, {item} in {src}.items():")
+        gen.emit(ind + 1, f"{out}[{key}] = {child(schema.value_schema, item, ind + 1)}")
+        gen.emit(ind, f"{out} = _hashmap({out})")
+    elif not _json_scalar(gen, schema, src, out, ind, parsed_floats):
+        _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
+    return out
+
+
+def _json_scalar(
+    gen: _Gen, schema: ConnectSchema, src: str, out: str, ind: int, parsed_floats: bool
+) -> bool:
+    """Emit the conversion of a JSON number or base64 text (not null); False: not one."""
+    t = schema.type
     if schema.name in _FROM_EPOCH:
         low, high, convert = _FROM_EPOCH[schema.name]
         gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} < {high}:")
@@ -153,28 +210,27 @@ def _json_node(
         gen.emit(ind + 1, f"{out} = _b64decode({src}, validate=True)")
         gen.emit(ind, "except ValueError:")
         gen.emit(ind + 1, "return _SLOW(arg)")
-    elif t is Type.MAP:  # string keys: a JSON object, in JsonConverter's HashMap order
-        assert schema.value_schema is not None
-        key, item = gen.var("k"), gen.var("i")
-        gen.emit(ind, f"if {src}.__class__ is not dict:")
-        gen.emit(ind + 1, "return _SLOW(arg)")
-        gen.emit(ind, f"{out} = {{}}")
-        gen.emit(ind, f"for {key}, {item} in {src}.items():")
-        gen.emit(ind + 1, f"{out}[{key}] = {child(schema.value_schema, item, ind + 1)}")
-        gen.emit(ind, f"{out} = _hashmap({out})")
     elif t in INT_RANGES:
         low, high = INT_RANGES[t]
         gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} <= {high}:")
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
+    elif t in (Type.FLOAT32, Type.FLOAT64) and parsed_floats:
+        # A zero's sign: "-0.0" is 0.0 in Java, an underflow such as -1e-400 is -0.0.
+        gen.emit(ind, f"if ({src}.__class__ is float and {src}) or {src}.__class__ is int:")
+        gen.emit(ind + 1, f"{out} = _double({src})")
+        gen.emit(ind, f"elif {src}.__class__ is float and _copysign(1.0, {src}) > 0:")
+        gen.emit(ind + 1, f"{out} = 0.0")
+        gen.emit(ind, "else:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
     elif t in (Type.FLOAT32, Type.FLOAT64):
         gen.emit(ind, f"if {src}.__class__ is _Decimal or {src}.__class__ is int:")
         gen.emit(ind + 1, f"{out} = _double({src})")
         gen.emit(ind, "else:")
         gen.emit(ind + 1, "return _SLOW(arg)")
     else:
-        _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
-    return out
+        return False
+    return True
 
 
 def connect_to_avro_fast(

@@ -15,6 +15,7 @@ import json
 import json.scanner
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -33,7 +34,7 @@ from s3connect.connect.json_data import (
     schemaless_to_connect,
 )
 from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
-from s3connect.convert.codegen import json_to_connect_fast
+from s3connect.convert.codegen import UNDECIDED, floats_to_connect_fast, json_to_connect_fast
 from s3connect.util.jackson import dump
 
 __all__ = [
@@ -207,6 +208,17 @@ def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[
     return checked
 
 
+@dataclass(frozen=True, slots=True)
+class _Payload:
+    """An envelope schema's parsed schema and its payload converters: the exact one (for what
+    Python's parser with Decimals reads) and, when one was generated, the fast one for orjson's
+    parse (:func:`~s3connect.convert.codegen.floats_to_connect_fast`)."""
+
+    schema: ConnectSchema | None
+    convert: Callable[[Any], Any]
+    fast: Callable[[Any], Any] | None = None
+
+
 def _compile_payload(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
     """The payload converter of ``schema``: generated straight-line code for the common case
     (:mod:`s3connect.convert.codegen`), else the reference :func:`_compile_json_to_connect`."""
@@ -247,14 +259,14 @@ class JsonConverter:
         self.is_key = is_key
         self.decimal_format = fmt
         self.replace_null_with_default = replace_null_with_default
-        self._cache: dict[str, tuple[ConnectSchema | None, Callable[[Any], Any]]] = {}
+        self._cache: dict[str, _Payload] = {}
         self._cache_size = 1000
         # Envelopes seen, by their raw bytes up to the payload: b'{"schema":<schema>,"payload":'
         # -> (schema, payload converter). A record starting with such bytes needs only its
         # payload parsed; the schema is neither reparsed nor looked up by repr.
-        self._prefixes: dict[bytes, tuple[ConnectSchema | None, Callable[[Any], Any]]] = {}
+        self._prefixes: dict[bytes, _Payload] = {}
         self._last_prefix = b""
-        self._last_hit: tuple[ConnectSchema | None, Callable[[Any], Any]] | None = None
+        self._last_hit: _Payload | None = None
 
     def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
         """Decode JSON bytes; null bytes (a tombstone) give ``(None, None)``."""
@@ -272,8 +284,7 @@ class JsonConverter:
         cached = self._schema(node["schema"])
         if data.__class__ is bytes:
             self._learn_prefix(data, cached)
-        schema, convert = cached
-        return convert(node["payload"]), schema
+        return cached.convert(node["payload"]), cached.schema
 
     def _known_envelope(self, data: bytes) -> tuple[Any, ConnectSchema | None] | None:
         """The converted record when ``data`` is ``{"schema":S,"payload":P}`` with the bytes of
@@ -296,6 +307,13 @@ class JsonConverter:
             if not body.endswith(b"}"):
                 return None
             body = body[:-1]
+        if cached.fast is not None and _LONG_DIGITS not in body.translate(_ZEROS):
+            try:  # orjson's parse, every integer in 64 bits: the floats decide or hand back
+                value = cached.fast(orjson.loads(body))
+            except orjson.JSONDecodeError:  # leniencies, surrogates, infinities: exact path
+                value = UNDECIDED
+            if value is not UNDECIDED:
+                return value, cached.schema
         try:
             # The prefix ends on an ASCII byte and data starts with '{"': json.loads would
             # decode all of it as UTF-8, so the body decodes alone the same way.
@@ -307,12 +325,9 @@ class JsonConverter:
             return None
         if end != len(text):
             return None
-        schema, convert = cached
-        return convert(payload), schema
+        return cached.convert(payload), cached.schema
 
-    def _learn_prefix(
-        self, data: bytes, cached: tuple[ConnectSchema | None, Callable[[Any], Any]]
-    ) -> None:
+    def _learn_prefix(self, data: bytes, cached: _Payload) -> None:
         if not data.startswith(_ENVELOPE_START):
             return
         try:
@@ -329,7 +344,7 @@ class JsonConverter:
         self._prefixes[prefix] = cached
         self._last_prefix, self._last_hit = prefix, cached
 
-    def _schema(self, node: Any) -> tuple[ConnectSchema | None, Callable[[Any], Any]]:
+    def _schema(self, node: Any) -> _Payload:
         """Parse an envelope schema through a bounded cache (as Kafka's ``schemas.cache.size``),
         so records sharing a schema share one parsed (identical) schema object and one
         compiled payload converter."""
@@ -338,10 +353,14 @@ class JsonConverter:
         if cached is None:
             schema = parse_json_schema(node)
             replace = self.replace_null_with_default
-            convert = schemaless_to_connect if schema is None else _compile_payload(schema, replace)
+            if schema is None:
+                cached = _Payload(None, schemaless_to_connect)
+            else:
+                fast = floats_to_connect_fast(schema, replace)
+                cached = _Payload(schema, _compile_payload(schema, replace), fast)
             if len(self._cache) >= self._cache_size:
                 self._cache.pop(next(iter(self._cache)))
-            cached = self._cache[key] = (schema, convert)
+            self._cache[key] = cached
         return cached
 
     def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:

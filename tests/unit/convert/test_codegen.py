@@ -182,6 +182,38 @@ def _spoil(rng: random.Random, value: Any) -> Any:
     return rng.choice([None, "x", 3, 2.5, True, b"\x01", bytearray(b"abcd"), [], {}, {"k": None}])
 
 
+_NUMBERS = [
+    "0", "-0", "0.0", "-0.0", "1e-400", "-1e-400", "1e400", "-1e400", "4.9e-324", "2.5e-324",
+    "1.7976931348623157e308", "1.7976931348623159e308", "1E2", "1.0", "007", "-5", "0.1",
+    "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+    "12345678901234567890123", "123456789012345678.5", "NaN", "Infinity", "1_000", "+1",
+]  # fmt: skip
+
+
+def test_payload_numbers_read_with_floats_are_what_the_exact_parse_gives() -> None:
+    """The envelope's fast parse (orjson, floats) against the exact one (Decimals) on the edges
+    of numbers: zeros' signs, underflow, overflow, 64-bit limits, leniencies."""
+    fields = [
+        {"field": "d", "type": "double", "optional": True},
+        {"field": "f", "type": "float", "optional": True},
+        {"field": "l", "type": "int64", "optional": True},
+        {"field": "a", "type": "array", "items": {"type": "double"}, "optional": True},
+        {"field": "m", "type": "map", "keys": {"type": "string"}, "values": {"type": "double"}},
+    ]
+    schema = json.dumps({"type": "struct", "fields": fields}, separators=(",", ":"))
+    converter, checked = JsonConverter(), 0
+    for text in _NUMBERS:
+        for payload in (
+            f'{{"d":{text},"f":{text},"l":{text},"m":{{}}}}',
+            f'{{"l":1,"a":[1.5,{text}],"m":{{"Aa":{text},"BB":-0.0}}}}',
+        ):
+            data = ('{"schema":' + schema + ',"payload":' + payload + "}").encode()
+            got = _outcome(lambda d=data: converter.to_connect("t", d))
+            assert got == _outcome(lambda d=data: _reference(d)), data
+            checked += got[0] == "ok"
+    assert checked > 20
+
+
 def test_envelope_cache_keeps_schema_identity_and_handles_schema_changes() -> None:
     converter = JsonConverter()
     a = b'{"schema":{"type":"struct","fields":[{"field":"x","type":"int32"}]},"payload":{"x":1}}'
