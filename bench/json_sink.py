@@ -73,12 +73,11 @@ from measure import (
     KAFKA,
     ROOT,
     baseline_jars,
-    bucket_size,
-    count_lines,
+    child_result,
     drop_bucket,
     ensure_topic,
     local_stack,
-    output_files,
+    median_run,
     run_measured,
     s3_client,
 )
@@ -328,30 +327,11 @@ def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any
         cmd += ["--bucket", bucket]
     load = os.getloadavg()[0]
     run = run_measured(cmd, env, out / "child.log", tail=True)
-    text = (out / "child.log").read_text(errors="replace")
-    result: dict[str, Any] = {
+    result = {
         "variant": variant,
-        "dest": f"s3://{bucket}" if bucket else "local",
         "load_before": load,
-        "process_seconds": run.wall_seconds,
-        "peak_rss_mb": run.peak_rss_kb / 1024,
-        "cpu_seconds": run.cpu_seconds,
-        "reaped_cpu_seconds": run.reaped_cpu_seconds,
+        **child_result(run, out / "child.log", out / "data", s3, bucket, lines=True),
     }
-    for line in text.splitlines():
-        if line.startswith("QUERY_SECONDS "):
-            result["query_seconds"] = float(line.split()[1])
-        elif line.startswith("S3CONNECT_FROM "):
-            result["code"] = line.split(maxsplit=1)[1]
-    if run.returncode != 0:
-        result["error"] = text[-4000:]
-    elif s3 is not None and bucket is not None:
-        result["output_bytes"], result["objects"] = bucket_size(s3, bucket)
-    else:
-        files = list(output_files(out / "data"))
-        result["output_bytes"] = sum(p.stat().st_size for p in files)
-        result["objects"] = len(files)
-        result["records_out"] = sum(count_lines(p) for p in files)
     if s3 is not None and bucket is not None:
         drop_bucket(s3, bucket)
     shutil.rmtree(out, ignore_errors=True)
@@ -364,12 +344,6 @@ def _derive(r: dict[str, Any], records: int, record_bytes: int) -> None:
     r["mb_per_s"] = records * record_bytes / 1e6 / r["process_seconds"]
     r["cpu_s_per_m"] = r["cpu_seconds"] / (records / 1e6)
     r["reaped_cpu_s_per_m"] = r["reaped_cpu_seconds"] / (records / 1e6)
-
-
-def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    ok = [r for r in runs if "error" not in r] or runs
-    ok = sorted(ok, key=lambda r: r["process_seconds"])
-    return ok[(len(ok) - 1) // 2]
 
 
 def _fmt(value: Any, spec: str) -> str:
@@ -488,7 +462,7 @@ def main() -> int:
                 f"{r['dest']}",
                 flush=True,
             )
-    chosen = {v: _median_run(rs) for v, rs in runs.items()}
+    chosen = {v: median_run(rs) for v, rs in runs.items()}
     load_end = os.getloadavg()
     print()
     print(

@@ -256,3 +256,42 @@ def baseline_jars(checkout: Path) -> Path:
         (built / "s3connect-jvm.jar").unlink()
         _build_jvm(checkout / "jvm" / "src", built / "s3connect-jvm.jar")
     return built
+
+
+def child_result(
+    run: Measured, log: Path, data: Path, s3: Any = None, bucket: str | None = None, *, lines: bool
+) -> dict[str, Any]:
+    """A bench child's measures: what ``run`` measured, its query time and code (the lines
+    ``QUERY_SECONDS`` and ``S3CONNECT_FROM`` it printed), and its output (objects in
+    ``bucket``, else files under ``data``: bytes, count and, with ``lines``, lines); its log's
+    tail if it failed."""
+    text = log.read_text(errors="replace")
+    result: dict[str, Any] = {
+        "dest": f"s3://{bucket}" if bucket else "local",
+        "process_seconds": run.wall_seconds,
+        "peak_rss_mb": run.peak_rss_kb / 1024,
+        "cpu_seconds": run.cpu_seconds,
+        "reaped_cpu_seconds": run.reaped_cpu_seconds,
+    }
+    for line in text.splitlines():
+        if line.startswith("QUERY_SECONDS "):
+            result["query_seconds"] = float(line.split()[1])
+        elif line.startswith("S3CONNECT_FROM "):
+            result["code"] = line.split(maxsplit=1)[1]
+    if run.returncode != 0:
+        result["error"] = text[-4000:]
+    elif s3 is not None and bucket is not None:
+        result["output_bytes"], result["objects"] = bucket_size(s3, bucket)
+    else:
+        files = list(output_files(data))
+        result["output_bytes"] = sum(p.stat().st_size for p in files)
+        result["objects"] = len(files)
+        if lines:
+            result["records_out"] = sum(count_lines(p) for p in files)
+    return result
+
+
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run of median whole-process time among those that did not fail (else all)."""
+    ok = sorted([r for r in runs if "error" not in r] or runs, key=lambda r: r["process_seconds"])
+    return ok[(len(ok) - 1) // 2]

@@ -48,11 +48,11 @@ from measure import (
     KAFKA,
     ROOT,
     baseline_jars,
-    bucket_size,
+    child_result,
     drop_bucket,
     ensure_topic,
     local_stack,
-    output_files,
+    median_run,
     run_measured,
     s3_client,
 )
@@ -187,26 +187,10 @@ def measure(variant: str, topic: str, args: argparse.Namespace) -> dict[str, Any
            "--record", args.record] + (["--bucket", bucket] if bucket else [])  # fmt: skip
     load = os.getloadavg()[0]
     run = run_measured(cmd, env, out / "child.log", tail=True)
-    text = (out / "child.log").read_text(errors="replace")
-    result: dict[str, Any] = {
-        "dest": f"s3://{bucket}" if bucket else "local",
+    result = {
         "load_before": load,
-        "process_seconds": run.wall_seconds,
-        "peak_rss_mb": run.peak_rss_kb / 1024,
-        "cpu_seconds": run.cpu_seconds,
+        **child_result(run, out / "child.log", out / "data", s3, bucket, lines=False),
     }
-    for line in text.splitlines():
-        if line.startswith("QUERY_SECONDS "):
-            result["query_seconds"] = float(line.split()[1])
-        elif line.startswith("S3CONNECT_FROM "):
-            result["code"] = line.split(maxsplit=1)[1]
-    if run.returncode != 0:
-        result["error"] = text[-4000:]
-    elif s3 is not None and bucket is not None:
-        result["output_bytes"], result["objects"] = bucket_size(s3, bucket)
-    else:
-        files = list(output_files(out / "data"))
-        result["output_bytes"], result["objects"] = sum(p.stat().st_size for p in files), len(files)
     if s3 is not None and bucket is not None:
         drop_bucket(s3, bucket)
     shutil.rmtree(out, ignore_errors=True)
@@ -247,11 +231,6 @@ def _forget_unregistered(topic: str) -> None:
     if topic in admin.list_topics(timeout=10).topics:
         admin.delete_topics([topic])[topic].result()
         time.sleep(2)
-
-
-def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    ok = sorted((r for r in runs if "error" not in r), key=lambda r: r["process_seconds"])
-    return ok[(len(ok) - 1) // 2] if ok else runs[0]
 
 
 def table(chosen: dict[str, dict[str, Any]], records: int) -> list[str]:
@@ -346,7 +325,7 @@ def main() -> int:
                 f"out {r['output_bytes'] / 1e6:7.1f} MB  {r['dest']}",
                 flush=True,
             )
-    chosen = {v: _median_run(rs) for v, rs in runs.items()}
+    chosen = {v: median_run(rs) for v, rs in runs.items()}
     print(f"\n{args.records:,} records, {args.partitions} p, {args.record} -> {args.format}")
     print("\n".join(table(chosen, args.records)))
     print("\n".join(ratios(chosen)))

@@ -180,13 +180,7 @@ def _json_node(
         parsed_floats=parsed_floats,
     )
     if t is Type.MAP:  # string keys: a JSON object, in JsonConverter's HashMap order
-        assert schema.value_schema is not None
-        key, item = gen.var("k"), gen.var("i")
-        gen.emit(ind, f"if {src}.__class__ is not dict:")
-        gen.emit(ind + 1, "return _SLOW(arg)")
-        gen.emit(ind, f"{out} = {{}}")
-        gen.emit(ind, f"for {key}, {item} in {src}.items():")
-        gen.emit(ind + 1, f"{out}[{key}] = {child(schema.value_schema, item, ind + 1)}")
+        _string_map(gen, schema, src, out, ind, False, lambda sub, s, i: child(sub, s, i))
         gen.emit(ind, f"{out} = _hashmap({out})")
     elif not _json_scalar(gen, schema, src, out, ind, parsed_floats):
         _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
