@@ -7,6 +7,7 @@ __all__ = [
     "ConversionError",
     "DestinationError",
     "PartitionError",
+    "PublishError",
     "QueryFailedError",
     "RecordError",
     "S3ConnectError",
@@ -137,6 +138,11 @@ class SourceObjectError(S3ConnectError):
 class DestinationError(S3ConnectError):
     """A destination topic of the S3 source is missing (and may not be created) or has fewer
     partitions than a source partition number; raised before anything is published to it."""
+
+
+class PublishError(S3ConnectError):
+    """The S3 source could not publish records to Kafka (the producer gave up on them after its
+    retries, or could not be made from the ``kafka.*`` properties); names the destination."""
 
 
 class QueryFailedError(S3ConnectError, RuntimeError):

@@ -33,8 +33,8 @@ class _Client:
     """Keys under those prefixes that are not client properties."""
     managed: frozenset[str]
     """Properties Spark sets itself (refused)."""
-    spark: str
-    """``source`` or ``sink``: Spark's side, for messages."""
+    client: str
+    """The client that takes them, for messages."""
     offset_reset: bool
     """Whether ``auto.offset.reset`` is read (a consumer's: ``starting.offsets``' default)."""
 
@@ -45,14 +45,14 @@ _CONSUMER = _Client(
     frozenset(
         {"key.deserializer", "value.deserializer", "enable.auto.commit", "interceptor.classes"}
     ),
-    "source",
+    "Spark's Kafka source",
     offset_reset=True,
 )
 _PRODUCER = _Client(
     "producer.override.",
     frozenset({"kafka.bootstrap.servers"}),
     frozenset({"key.serializer", "value.serializer"}),
-    "sink",
+    "the source's Kafka producer",
     offset_reset=False,
 )
 
@@ -144,9 +144,7 @@ def _client_options(r: KeyReader, client: _Client) -> tuple[dict[str, str], str 
                 else:
                     r.invalid(key, value, "must be earliest or latest (or use starting.offsets)")
             elif prop in client.managed:
-                r.invalid(
-                    key, value, f"Spark's Kafka {client.spark} sets this property itself; remove it"
-                )
+                r.invalid(key, value, f"{client.client} sets this property itself; remove it")
             elif prop == "bootstrap.servers":
                 r.invalid(key, value, "set kafka.bootstrap.servers instead")
             else:

@@ -6,8 +6,9 @@ config works with minor changes: keys that only steer writing (``rotate.*``, cod
 
 Source keys: ``behavior.on.error`` (fail | ignore | log), ``s3.poll.interval.ms``, RegexRouter
 ``transforms.*`` and ``value.converter`` / ``key.converter`` (how records are serialized back).
-Our own keys: ``kafka.bootstrap.servers`` and ``kafka.*`` (Kafka producer properties for Spark's
-Kafka sink), ``checkpoint.location``, ``trigger``, ``max.objects.per.trigger``, ``topic.prefix``
+Our own keys: ``kafka.bootstrap.servers`` and ``kafka.*`` (Java Kafka producer properties, which
+the source's librdkafka producer takes as :func:`~s3connect.kafka.librdkafka.producer_props`
+names them), ``checkpoint.location``, ``trigger``, ``max.objects.per.trigger``, ``topic.prefix``
 (the default renaming, ``copy_of_``), ``source.allow.same.topic`` (allow writing back into the
 source topic), ``topic.creation.enable`` / ``topic.creation.default.replication.factor``
 (creating missing destination topics), ``topics`` / ``topics.regex`` (read only these source
@@ -235,10 +236,6 @@ class SourceConfig:
         }
         options.update(self.kafka.options)
         return options
-
-    def spark_kafka_options(self) -> dict[str, str]:
-        """Options for ``writeStream.format("kafka")`` (real secret values included)."""
-        return {f"kafka.{k}": v for k, v in self.producer_options().items()}
 
     def describe(self, masked: bool = True) -> dict[str, str]:
         """The effective config under its key names; ``from_mapping`` of it gives it back.

@@ -1,5 +1,5 @@
 """Java Kafka client properties as librdkafka's, for the Python clients (confluent-kafka) of
-the source's topic checks and the sink's dead letter queue.
+the source (its topic checks and its publishing) and the sink's dead letter queue.
 
 Users paste the ``kafka.*`` properties their Java clients (Kafka Connect, Spark's Kafka source
 and sink) take. librdkafka names some of them differently and refuses the Java-only ones at
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 
 from s3connect.errors import ConfigError
 
-__all__ = ["librdkafka_props"]
+__all__ = ["librdkafka_props", "producer_props"]
 
 _JAVA_ONLY = frozenset(
     {
@@ -77,6 +77,61 @@ def librdkafka_props(options: Mapping[str, str]) -> dict[str, str]:
     props.update(_identity(options))
     if options.get("ssl.endpoint.identification.algorithm", "https").strip() == "":
         props["ssl.endpoint.identification.algorithm"] = "none"
+    return props
+
+
+# Java producer properties librdkafka names otherwise (the values mean the same), and those it
+# has no counterpart for (left out, as the Java client leaves out properties it does not know).
+_PRODUCER_RENAMED = {
+    "max.request.size": "message.max.bytes",
+    "send.buffer.bytes": "socket.send.buffer.bytes",
+    "receive.buffer.bytes": "socket.receive.buffer.bytes",
+}
+_JAVA_DELIVERY_TIMEOUT_MS = "120000"
+_PRODUCER_JAVA_ONLY = frozenset(
+    {
+        "auto.include.jmx.reporter",
+        "buffer.memory",  # below: librdkafka counts kilobytes
+        "client.dns.lookup",
+        "compression.gzip.level",
+        "compression.lz4.level",
+        "compression.zstd.level",
+        "enable.metrics.push",
+        "interceptor.classes",
+        "max.block.ms",
+        "metadata.max.idle.ms",
+        "metadata.recovery.strategy",
+        "metric.reporters",
+        "metrics.num.samples",
+        "metrics.recording.level",
+        "metrics.sample.window.ms",
+        "security.providers",
+    }
+)
+
+
+def producer_props(options: Mapping[str, str]) -> dict[str, str]:
+    """Java producer properties (``kafka.`` prefix stripped) as librdkafka's: the client
+    properties of :func:`librdkafka_props`, producer properties librdkafka names otherwise
+    renamed (``max.request.size``, the socket buffers, whose -1 is librdkafka's 0;
+    ``buffer.memory`` in kilobytes), Java-only ones (``partitioner.*``, ``max.block.ms``,
+    metrics...) left out; ``delivery.timeout.ms`` is the Java client's default (2 minutes)
+    unless set.
+
+    Raises:
+        ConfigError: a trust or key store librdkafka cannot read.
+    """
+    props: dict[str, str] = {}
+    for key, value in librdkafka_props(options).items():
+        if key in _PRODUCER_JAVA_ONLY or key.startswith("partitioner."):
+            continue
+        if key in _PRODUCER_RENAMED:
+            key, value = _PRODUCER_RENAMED[key], "0" if value.strip() == "-1" else value
+        props[key] = value
+    props.setdefault("delivery.timeout.ms", _JAVA_DELIVERY_TIMEOUT_MS)  # librdkafka's is 300 s
+    memory = options.get("buffer.memory", "").strip()
+    if memory.isdigit():
+        props.setdefault("queue.buffering.max.kbytes", str(max(1, int(memory) // 1024)))
     return props
 
 

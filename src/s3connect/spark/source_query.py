@@ -2,16 +2,18 @@
 
     S3 listing ──▶ Python streaming DataSource (offsets per source topic-partition)
         ──▶ one input partition (one Spark task) per source topic-partition: read its objects
-            in order, serialize each record with value.converter
-        ──▶ writeStream.format("kafka"): topic = renamed topic, same partition number
+            in order, serialize each record with value.converter, publish it (a librdkafka
+            producer in the task) to the renamed topic, same partition number
+        ──▶ its counts per destination ──▶ writeStream.format("noop") (observed metrics)
 
 The DataSource's offsets (:mod:`s3connect.source.offsets`) say, per source topic-partition, the
 last object published and how many of its records; Spark checkpoints them, so a restart resumes
-where the last committed batch ended. Delivery is at-least-once: a batch that fails or is cut
-short by a crash is published again on restart. Within a task Spark's Kafka sink sends records in
-order through an idempotent producer, so each destination partition gets the records of its
-source partition in their original order. Every ``latestOffset`` lists the bucket again, so new
-objects, new partition folders and new time-based folders are found while the query runs.
+where the last committed batch ended. Delivery is at-least-once: a task ends only once Kafka has
+acknowledged all its records, and a batch that fails or is cut short by a crash is published
+again on restart. Within a task the records are sent in order through an idempotent producer, so
+each destination partition gets the records of its source partition in their original order.
+Every ``latestOffset`` lists the bucket again, so new objects, new partition folders and new
+time-based folders are found while the query runs.
 """
 
 from __future__ import annotations
@@ -57,36 +59,32 @@ class SourceRun:
         """Add one micro-batch's published records (its observed metrics) to the summary."""
         summary = self.summary
         metrics = progress.get("observedMetrics", {}).get("published")
-        if metrics is not None:
-            values = metrics.asDict(recursive=True)
-            summary.total += int(values.get("records") or 0)
-            for item in values.get("counts") or ():
-                pair = (item["topic"], item["partition"])
-                summary.records[pair] = summary.records.get(pair, 0) + item["records"]
-        rows = int(progress.get("numInputRows", 0))
+        counts = [] if metrics is None else metrics.asDict(recursive=True).get("counts") or []
+        rows = sum(int(item["records"]) for item in counts)
+        for item in counts:
+            pair = (item["topic"], item["partition"])
+            summary.records[pair] = summary.records.get(pair, 0) + item["records"]
         if rows:
+            summary.total += rows
             summary.batches += 1
-            rate = float(progress.get("processedRowsPerSecond") or 0.0)
+            seconds = progress.get("durationMs", {}).get("triggerExecution", 0) / 1000
+            rate = rows / seconds if seconds else 0.0
             summary.progress.append((int(progress["batchId"]), rows, rate))
             logger.info(
                 "progress: batch %s, %d records published, %.0f records/s",
-                progress["batchId"], rows, progress.get("processedRowsPerSecond", 0.0),
+                progress["batchId"], rows, rate,
             )  # fmt: skip
 
 
 def _source_frame(spark: SparkSession, config: SourceConfig) -> Any:
-    """The source's records, counted as observed metrics: in total, and per destination
-    topic-partition from the row of ``counts`` each input partition ends with (then left out)."""
+    """The source's counts of published records per destination topic-partition (its tasks
+    publish), gathered as an observed metric."""
     from pyspark.sql import functions as F
 
     spark.dataSource.register(configured_source(config))
     frame: DataFrame = spark.readStream.format(SOURCE_FORMAT).load()
-    record = F.col("counts").isNull()
-    metrics = [
-        F.count_if(record).alias("records"),
-        F.flatten(F.collect_list("counts")).alias("counts"),
-    ]
-    return frame.observe("published", *metrics).where(record).drop("counts")
+    counts = F.collect_list(F.struct("topic", "partition", "records")).alias("counts")
+    return frame.observe("published", counts)
 
 
 def start_source(
@@ -101,17 +99,15 @@ def start_source(
         DestinationError: before anything is published (see :func:`check_destinations`).
         SourceObjectError: a badly named object with ``behavior.on.error=fail``.
     """
-    from s3connect.spark.session import get_spark, redact_secret_options
+    from s3connect.spark.session import get_spark
 
     listing = list_objects(source_storage(config), config)
     check_destinations(config, listing)
     spark = spark or get_spark("s3connect-source")
-    redact_secret_options(spark)  # the Kafka sink's options hold the SASL and TLS secrets
     writer = (
         _source_frame(spark, config)
-        .writeStream.format("kafka")
+        .writeStream.format("noop")
         .queryName(config.name)
-        .options(**config.spark_kafka_options())
         .option("checkpointLocation", config.streaming.checkpoint_location)
     )
     if once or (once is None and config.streaming.trigger == "availableNow"):

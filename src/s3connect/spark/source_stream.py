@@ -3,8 +3,9 @@
 Offsets (:mod:`s3connect.source.offsets`) say, per source topic-partition, the last object
 published and how many of its records. Every ``latestOffset`` lists the bucket again, so new
 objects and folders are found while the query runs; each micro-batch has one input partition
-(one Spark task) per source topic-partition, which reads its objects in start-offset order and
-emits the records serialized with the configured converters.
+(one Spark task) per source topic-partition, which reads its objects in start-offset order,
+serializes the records with the configured converters and publishes them itself, then returns
+their counts.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyarrow as pa
-import pyarrow.compute as pc
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import (
     ReadAllAvailable,
@@ -25,6 +25,7 @@ from pyspark.sql.streaming.datasource import (
 
 from s3connect.config.source import SourceConfig
 from s3connect.convert.base import Serializer
+from s3connect.kafka.publisher import Publisher
 from s3connect.source.destinations import (
     check_destinations,
     check_not_source,
@@ -68,84 +69,9 @@ __all__ = [
 
 SOURCE_FORMAT = "s3connect_s3_source"
 
-_BATCH_ROWS = 10_000
-
-_ARROW_SCHEMA = pa.schema(
-    [
-        ("topic", pa.string()),
-        ("partition", pa.int32()),
-        ("key", pa.binary()),
-        ("value", pa.binary()),
-        ("headers", pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))),
-    ]
-)
-_COUNT = pa.struct([("topic", pa.string()), ("partition", pa.int32()), ("records", pa.int64())])
-_COUNTS = pa.field("counts", pa.list_(_COUNT))
-
-ROW_SCHEMA = (
-    "topic STRING, partition INT, key BINARY, value BINARY, "
-    "headers ARRAY<STRUCT<key: STRING, value: BINARY>>, "
-    "counts ARRAY<STRUCT<topic: STRING, partition: INT, records: BIGINT>>"
-)
-"""The records to publish (``counts`` null), and after the records of each input partition one
-row that is not published: ``counts`` holds that partition's records per destination
-topic-partition (for the query's observed metrics)."""
-
-
-class _Pending:
-    """Records read one by one, gathered into Arrow batches of one topic-partition."""
-
-    def __init__(self, work: _Work) -> None:
-        self.work = work
-        self.topics: list[str] = []
-        self.keys: list[bytes | None] = []
-        self.values: list[bytes | None] = []
-        self.headers: list[tuple[tuple[str, bytes | None], ...]] = []
-
-    def add(self, record: SourceRecord) -> None:
-        """Gather one record."""
-        self.topics.append(record.topic)
-        self.keys.append(record.key)
-        self.values.append(record.value)
-        self.headers.append(record.headers)
-
-    def flush(self) -> Iterator[pa.RecordBatch]:
-        """The gathered records as one batch (none when there are none), then start afresh."""
-        if not self.values:
-            return
-        n = len(self.values)
-        header_type = _ARROW_SCHEMA.field("headers").type
-        yield pa.RecordBatch.from_arrays(
-            [
-                pa.array(self.topics, pa.string()),
-                pa.array([self.work.partition] * n, pa.int32()),
-                pa.array(self.keys, pa.binary()),
-                pa.array(self.values, pa.binary()),
-                pa.array(
-                    [[{"key": k, "value": v} for k, v in h] if h else None for h in self.headers],
-                    header_type,
-                ),
-            ],
-            schema=_ARROW_SCHEMA,
-        )
-        self.topics, self.keys, self.values, self.headers = [], [], [], []
-
-
-def _value_batch(work: _Work, values: pa.Array) -> pa.RecordBatch:
-    """A batch of values without keys or headers, to the work's destination."""
-    n = len(values)
-    if values.type != pa.binary():
-        values = values.cast(pa.binary())  # an object of 2 GiB or more: its column is large
-    return pa.RecordBatch.from_arrays(
-        [
-            pa.repeat(pa.scalar(work.destination, pa.string()), n),
-            pa.repeat(pa.scalar(work.partition, pa.int32()), n),
-            pa.nulls(n, pa.binary()),
-            values,
-            pa.nulls(n, _ARROW_SCHEMA.field("headers").type),
-        ],
-        schema=_ARROW_SCHEMA,
-    )
+ROW_SCHEMA = "topic STRING, partition INT, records BIGINT"
+"""What each input partition returns once its records are in Kafka: how many it published to
+each destination topic (at its own partition number), for the query's observed metrics."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,26 +87,18 @@ class _Work:
     slices: tuple[ObjectSlice, ...]
 
 
-def _counted(work: _Work, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    """``batches`` with a null ``counts`` column, then (when they held records) one row more:
-    no topic, key or value, and in ``counts`` their records per destination topic."""
-    counts: dict[str, int] = {}
-    for batch in batches:
-        for item in pc.value_counts(batch.column("topic")).to_pylist():
-            counts[item["values"]] = counts.get(item["values"], 0) + item["counts"]
-        yield batch.append_column(_COUNTS, pa.nulls(batch.num_rows, _COUNTS.type))
+def _counts(work: _Work, counts: dict[str, int]) -> Iterator[pa.RecordBatch]:
+    """``counts`` (records per destination topic) as one batch of :data:`ROW_SCHEMA` rows."""
     if counts:
-        tally = [{"topic": t, "partition": work.partition, "records": n} for t, n in counts.items()]
-        yield pa.RecordBatch.from_arrays(
-            [
-                pa.nulls(1, pa.string()),  # were it ever published, Spark's Kafka sink fails
-                pa.array([work.partition], pa.int32()),
-                pa.nulls(1, pa.binary()),
-                pa.nulls(1, pa.binary()),
-                pa.nulls(1, _ARROW_SCHEMA.field("headers").type),
-                pa.array([tally], _COUNTS.type),
-            ],
-            schema=_ARROW_SCHEMA.append(_COUNTS),
+        yield pa.RecordBatch.from_pydict(
+            {
+                "topic": list(counts),
+                "partition": [work.partition] * len(counts),
+                "records": list(counts.values()),
+            },
+            schema=pa.schema(
+                [("topic", pa.string()), ("partition", pa.int32()), ("records", pa.int64())]
+            ),
         )
 
 
@@ -260,33 +178,36 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return out
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        """The records of one source topic-partition, in order, as Arrow batches (far cheaper
-        for Spark to take in than one Python tuple per record), counted (:data:`ROW_SCHEMA`).
-        ByteArray values published unchanged (:func:`plain_bytes`) go column-wise, object by
-        object, without a Python object per record."""
+        """Publish the records of one source topic-partition, in order, to the same partition
+        of their destinations (:class:`~s3connect.kafka.publisher.Publisher`); once Kafka has
+        them all, their counts (:data:`ROW_SCHEMA`). ByteArray values published unchanged
+        (:func:`plain_bytes`) go column-wise, object by object, without a record object each."""
         work: _Work = partition.value
-        return _counted(work, self._batches(work))
+        with Publisher(self.config.producer_options()) as publisher:
+            counts = self._publish(work, publisher)
+        return _counts(work, counts)
 
-    def _batches(self, work: _Work) -> Iterator[pa.RecordBatch]:
+    def _publish(self, work: _Work, publisher: Publisher) -> dict[str, int]:
+        """Send the work's records; how many went to each destination topic."""
         storage = source_storage(self.config)
-        columns = work.destination is not None and plain_bytes(self.config)
-        pending = _Pending(work)
+        columns = work.destination if plain_bytes(self.config) else None
+        counts: dict[str, int] = {}
         for piece in work.slices:
             obj = piece.obj
-            if columns and not (obj.keys_key or obj.headers_key or obj.tombstones):
-                yield from pending.flush()
+            if columns is not None and not (obj.keys_key or obj.headers_key or obj.tombstones):
                 values = read_values(
                     storage, self.config, obj, skip=piece.skip, stop=piece.stop, bound=piece.bound
                 )
                 if values is not None:
-                    for start in range(0, len(values), _BATCH_ROWS):
-                        yield _value_batch(work, values.slice(start, _BATCH_ROWS))
+                    publisher.send_values(columns, work.partition, values)
+                    counts[columns] = counts.get(columns, 0) + len(values)
                 continue
             for record in self._records(work, piece, storage):
-                pending.add(record)
-                if len(pending.values) >= _BATCH_ROWS:
-                    yield from pending.flush()
-        yield from pending.flush()
+                publisher.send(
+                    record.topic, work.partition, record.value, record.key, record.headers
+                )
+                counts[record.topic] = counts.get(record.topic, 0) + 1
+        return counts
 
     def _records(self, work: _Work, piece: ObjectSlice, storage: Storage) -> Iterator[SourceRecord]:
         """The records of one slice, record by record (converters, transforms, companions)."""

@@ -18,7 +18,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from s3connect.config.source import SourceConfig
 from s3connect.connect.json_data import parse_json_schema
 from s3connect.convert.json import JsonConverter
-from s3connect.errors import DestinationError, SourceObjectError
+from s3connect.errors import DestinationError, QueryFailedError, SourceObjectError
 from s3connect.source.summary import SourceSummary
 from s3connect.spark.source_query import run_source, start_source
 from tests.integration.sinkhelp import USER_SCHEMA, produce, run, sink_keys, user
@@ -301,6 +301,40 @@ def test_fewer_destination_partitions_fails_before_publishing(
     missing["topic.creation.enable"] = "false"
     with pytest.raises(DestinationError, match=r"topic\.creation\.enable=false"):
         run_src(spark, missing)
+
+
+def test_a_record_kafka_refuses_fails_the_query_and_is_published_again_on_restart(
+    spark: Any, consume: Consume, s3: Any, bucket: str, tmp_path: Path, kafka_admin: AdminClient
+) -> None:
+    """A 2 MB record (over the broker's 1 MB limit, under the client's max.request.size): the
+    task's producer reports it, the query fails naming topic and partition, and the checkpoint
+    stays where it was, so a rerun publishes the batch again (at-least-once). The records sent
+    after the refused one are in Kafka already, as with Kafka Connect's or Spark's producer."""
+    topic = f"src-big-{tmp_path.name[-8:]}"
+    body = b"before\n" + b"x" * 2_000_000 + b"\nafter\n"
+    key = f"topics/{topic}/partition=0/{topic}+0+0000000000.bin"
+    s3.put_object(Bucket=bucket, Key=key, Body=body)
+    sink = sink_keys(
+        topic,
+        bucket,
+        tmp_path,
+        **{
+            "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            "kafka.max.request.size": "5000000",
+        },
+    )
+    keys = source_keys(sink, tmp_path)
+    dest = f"copy_of_{topic}"
+    try:
+        for _ in range(2):
+            with pytest.raises(QueryFailedError) as failed:
+                run_src(spark, keys)
+            assert failed.value.error_class == "s3connect.errors.PublishError"
+            assert f"cannot publish to topic {dest!r}, partition 0: " in failed.value.cause
+        assert [m.value() for m in consume(dest, 4, timeout=10)] == [b"before", b"after"] * 2
+    finally:
+        kafka_admin.delete_topics([dest])
 
 
 def test_new_time_folders_while_running_and_restart_resumes(

@@ -193,8 +193,8 @@ def test_empty_bytearray_separator_is_refused() -> None:
 
 def test_producer_options_and_secrets() -> None:
     c = build(kafka_security_protocol="SSL", aws_secret_access_key="s3cr3t")
-    assert c.spark_kafka_options()["kafka.security.protocol"] == "SSL"
-    assert c.spark_kafka_options()["kafka.enable.idempotence"] == "true"
+    assert c.producer_options()["security.protocol"] == "SSL"
+    assert c.producer_options()["enable.idempotence"] == "true"
     assert "s3cr3t" not in repr(c)
     assert "kafka.value.serializer=x is invalid" in problems(
         {**MINIMAL, "kafka.value.serializer": "x"}

@@ -13,7 +13,7 @@ from confluent_kafka import Producer
 from s3connect.config.sink import SinkConfig
 from s3connect.errors import ConfigError
 from s3connect.kafka.admin import client_props
-from s3connect.kafka.librdkafka import librdkafka_props
+from s3connect.kafka.librdkafka import librdkafka_props, producer_props
 
 PLAIN = (
     "org.apache.kafka.common.security.plain.PlainLoginModule required "
@@ -145,3 +145,37 @@ def test_a_sink_with_a_jks_trust_store_fails_at_start_only_with_a_dead_letter_qu
     with pytest.raises(ConfigError) as info:
         SinkConfig.from_mapping(_sink(tmp_path, **dlq))
     assert "kafka.ssl.truststore.location: a JKS trust store" in str(info.value)
+
+
+def test_producer_props_rename_java_producer_properties_and_leave_java_only_ones_out() -> None:
+    props = producer_props(
+        {
+            "bootstrap.servers": "b:9092",
+            "max.request.size": "2097152",
+            "send.buffer.bytes": "-1",
+            "receive.buffer.bytes": "65536",
+            "buffer.memory": "33554432",
+            "max.block.ms": "60000",
+            "partitioner.class": "org.apache.kafka.clients.producer.RoundRobinPartitioner",
+            "partitioner.ignore.keys": "true",
+            "metrics.recording.level": "INFO",
+            "compression.gzip.level": "5",
+            "acks": "all",
+            "linger.ms": "20",
+            "sasl.jaas.config": PLAIN,
+        }
+    )
+    assert props == {
+        "bootstrap.servers": "b:9092",
+        "message.max.bytes": "2097152",
+        "socket.send.buffer.bytes": "0",
+        "socket.receive.buffer.bytes": "65536",
+        "queue.buffering.max.kbytes": "32768",
+        "delivery.timeout.ms": "120000",
+        "acks": "all",
+        "linger.ms": "20",
+        "sasl.username": "ABCKEY",
+        "sasl.password": 's3cr"et',
+    }
+    _producer(dict(props))
+    assert producer_props({"delivery.timeout.ms": "30000"})["delivery.timeout.ms"] == "30000"
