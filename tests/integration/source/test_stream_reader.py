@@ -1,10 +1,11 @@
-"""The source's stream reader: Arrow batches of one topic-partition, column-wise or record by
-record per object, in object order."""
+"""The source's stream reader against the real broker: one topic-partition's records published
+column-wise or record by record per object, in object order, and counted."""
 
 from __future__ import annotations
 
 import gzip
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +18,18 @@ from s3connect.formats import common
 from s3connect.formats.common import split_column
 from s3connect.source.offsets import ObjectSlice
 from s3connect.source.reader import list_objects, read_object, source_storage
-from s3connect.spark.source_stream import S3StreamReader, _value_batch, _Work
+from s3connect.spark.source_stream import S3StreamReader, _Work
 from s3connect.storage.local import LocalStorage
 
-Row = tuple[str, int, bytes | None, bytes | None, list[dict[str, Any]] | None]
+pytestmark = pytest.mark.integration
+
+Row = tuple[str, int, bytes | None, bytes | None]
 
 
-def _config(tmp_path: Path, **extra: str) -> SourceConfig:
+def _config(tmp_path: Path, kafka: str, **extra: str) -> SourceConfig:
     return SourceConfig.from_mapping(
         {
-            "kafka.bootstrap.servers": "localhost:9092",
+            "kafka.bootstrap.servers": kafka,
             "checkpoint.location": str(tmp_path / "ck"),
             "s3.bucket.name": "b",
             "store.url": f"file://{tmp_path / 'data'}",
@@ -63,45 +66,50 @@ def _objects(tmp_path: Path) -> None:
     put(25_019, [b"", b"last"])
 
 
-def _batches(reader: S3StreamReader, work: _Work) -> list[Row]:
-    """The rows read, checking the ``counts`` column: null on every record, and one row more
-    (no key, no value) with the records per destination."""
-    rows: list[Row] = []
-    counts: list[Any] = []
-    for batch in reader.read(InputPartition(work)):
-        assert 0 < batch.num_rows <= 10_000
-        for r in batch.to_pylist():
-            rows.append((r["topic"], r["partition"], r["key"], r["value"], r["headers"]))
-            counts.append(r["counts"])
-    if not rows:
-        return rows
-    assert counts[:-1] == [None] * (len(rows) - 1)
-    assert rows[-1] == (None, 0, None, None, None)
-    rows.pop()
-    per_topic: dict[str, int] = {}
-    for row in rows:
-        per_topic[row[0]] = per_topic.get(row[0], 0) + 1
-    assert counts[-1] == [{"topic": t, "partition": 0, "records": n} for t, n in per_topic.items()]
+def _published(reader: S3StreamReader, work: _Work, consume: Callable[..., list[Any]]) -> list[Row]:
+    """The records the reader published (consumed back in offset order), checking the counts it
+    returns: the records per destination."""
+    counts = [r for batch in reader.read(InputPartition(work)) for r in batch.to_pylist()]
+    total = sum(c["records"] for c in counts)
+    assert work.destination is not None
+    rows = [
+        (m.topic(), m.partition(), m.key(), m.value()) for m in consume(work.destination, total)
+    ]
+    assert len(rows) == total
+    if rows:
+        assert counts == [{"topic": work.destination, "partition": 0, "records": total}]
     return rows
 
 
 def _expected(config: SourceConfig, work: _Work) -> list[Row]:
     store = source_storage(config)
     return [
-        (r.topic, r.partition, r.key, r.value, None)
+        (r.topic, r.partition, r.key, r.value)
         for s in work.slices
         for r in read_object(
-            store, config, s.obj, destination="copy_of_t", skip=s.skip, stop=s.stop, bound=s.bound
+            store,
+            config,
+            s.obj,
+            destination=work.destination,
+            skip=s.skip,
+            stop=s.stop,
+            bound=s.bound,
         )
     ]
 
 
 @pytest.mark.parametrize("cut", [None, (2, 3), (0, 1), (4, 20_000)])
-def test_batches_hold_every_record_in_object_order(
-    tmp_path: Path, cut: tuple[int, int] | None, caplog: pytest.LogCaptureFixture
+def test_every_record_is_published_in_object_order(
+    tmp_path: Path,
+    cut: tuple[int, int] | None,
+    caplog: pytest.LogCaptureFixture,
+    kafka_bootstrap: str,
+    make_topic: Callable[..., str],
+    consume: Callable[..., list[Any]],
 ) -> None:
     _objects(tmp_path)
-    config = _config(tmp_path, **{"behavior.on.error": "log"})
+    config = _config(tmp_path, kafka_bootstrap, **{"behavior.on.error": "log"})
+    dest = make_topic("copy_of_t")
     objs = list_objects(LocalStorage(tmp_path / "data"), config).objects[("t", 0)]
     assert [(o.start_offset, o.keys_key is not None) for o in objs][:2] == [(0, True), (5, False)]
     slices = [ObjectSlice(o) for o in objs]
@@ -110,9 +118,9 @@ def test_batches_hold_every_record_in_object_order(
         slices = slices[first : last + 1]
         slices[0] = ObjectSlice(slices[0].obj, skip=1)
         slices[-1] = ObjectSlice(slices[-1].obj, stop=2)
-    work = _Work("t", 0, "copy_of_t", 1, tuple(slices))
+    work = _Work("t", 0, dest, 1, tuple(slices))
     with caplog.at_level(logging.ERROR):
-        rows = _batches(S3StreamReader(config), work)
+        rows = _published(S3StreamReader(config), work, consume)
     assert rows == _expected(config, work)
     if cut is None:
         values = [r[3] for r in rows]
@@ -122,21 +130,28 @@ def test_batches_hold_every_record_in_object_order(
         assert values[18:25_018] == [b"big %06d" % i for i in range(25_000)]
         assert values[25_018:] == [b"", b"last"]  # the truncated object is skipped, logged
         assert "t+0+0000025018.bin: cannot read it as bytearray" in caplog.text
-        assert {r[:2] for r in rows} == {("copy_of_t", 0)}
+        assert {r[:2] for r in rows} == {(dest, 0)}
 
 
-def test_an_object_beyond_binary_offsets_is_split_into_large_binary(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_object_beyond_binary_offsets_is_split_into_large_binary_and_published(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    kafka_bootstrap: str,
+    make_topic: Callable[..., str],
+    consume: Callable[..., list[Any]],
 ) -> None:
-    """Objects of 2 GiB or more need 64-bit offsets: split into large binary, cast per batch."""
+    """Objects of 2 GiB or more need 64-bit offsets: split into large binary, published alike."""
     monkeypatch.setattr(common, "_BINARY_LIMIT", 8)
     assert split_column(b"a\nbb\n", b"\n").type == pa.binary()
     big = split_column(b"a\nbb\nccc\n", b"\n")
     assert big.type == pa.large_binary() and big.to_pylist() == [b"a", b"bb", b"ccc"]
-    work = _Work("t", 3, "copy_of_t", 4, ())
-    batch = _value_batch(work, big.slice(1))
-    assert batch.column("value").type == pa.binary()
-    assert batch.to_pylist() == [
-        {"topic": "copy_of_t", "partition": 3, "key": None, "value": v, "headers": None}
-        for v in (b"bb", b"ccc")
+    with LocalStorage(tmp_path / "data").open_write("topics/t/partition=0/t+0+0000000000.bin") as f:
+        f.write(b"a\nbb\nccc\n")
+    config = _config(tmp_path, kafka_bootstrap)
+    (obj,) = list_objects(LocalStorage(tmp_path / "data"), config).objects[("t", 0)]
+    dest = make_topic("copy_of_t")
+    work = _Work("t", 0, dest, 1, (ObjectSlice(obj, skip=1),))
+    assert _published(S3StreamReader(config), work, consume) == [
+        (dest, 0, None, b"bb"),
+        (dest, 0, None, b"ccc"),
     ]
