@@ -2,10 +2,10 @@
 destination partition through a confluent-kafka (librdkafka) producer, in the order given.
 
 The producer takes the source's producer properties (``kafka.*``: idempotent, ``acks=all`` and
-batching by default) as librdkafka names them (:func:`~s3connect.kafka.librdkafka.producer_props`).
-Only failed deliveries are reported back (no Python call per record delivered); :meth:`close`
-waits for every record to be acknowledged and raises if any was not, so a Spark task ends only
-once its records are in Kafka.
+batching by default) as librdkafka names them (:func:`~s3connect.kafka.librdkafka.producer_props`),
+and lives as long as the Python worker. Only failed deliveries are reported back (no Python call
+per record delivered); :meth:`Publisher.close` waits for every record to be acknowledged and
+raises if any was not, so a Spark task ends only once its records are in Kafka.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -36,16 +37,17 @@ Headers = list[tuple[str, str | bytes | None]]
 
 
 class Publisher:
-    """One producer, its failed deliveries remembered; use it as a context manager (its exit
-    flushes and raises :class:`PublishError` for the first failure)."""
+    """A task's use of its process's producer for these properties (made once per Python worker
+    and kept, so the tasks a worker runs one after the other do not each connect and fetch an
+    idempotent producer id); use it as a context manager: its exit waits for every record sent
+    and raises :class:`PublishError` for the first failed one."""
 
     def __init__(self, options: Mapping[str, str]) -> None:
         """``options``: Java producer properties, ``bootstrap.servers`` among them."""
-        self._failure: str | None = None
+        self._shared = _shared(producer_props(options))
+        self._shared.failures.clear()
+        self._producer = self._shared.producer
         self._sent = 0
-        props: dict[str, Any] = dict(producer_props(options))
-        props.update({"delivery.report.only.error": True, "on_delivery": self._delivered})
-        self._producer = _producer(props)
 
     def __enter__(self) -> Publisher:
         return self
@@ -54,6 +56,7 @@ class Publisher:
         if kind is None:
             self.close()
         else:  # the task fails and its batch is published again: no waiting on what is queued
+            _PRODUCERS.pop(self._shared.key, None)  # the next task starts with a fresh one
             self._producer.purge(in_flight=False)
             self._producer.flush(_CLOSE_ON_ERROR_S)
 
@@ -99,13 +102,11 @@ class Publisher:
                 and Kafka's reason).
         """
         left = self._producer.flush()
+        if left or self._shared.failures:
+            _PRODUCERS.pop(self._shared.key, None)  # after a failure, the next task starts afresh
         self._raise_failure()
         if left:
             raise PublishError(f"{left} records were still undelivered when the producer closed")
-
-    def _delivered(self, error: KafkaError | None, message: Message) -> None:
-        if error is not None and self._failure is None:
-            self._failure = _place(str(message.topic()), message.partition() or 0, error.str())
 
     def _served(self) -> None:
         """Take the delivery reports in (failures only) and raise the first failure."""
@@ -113,8 +114,38 @@ class Publisher:
         self._raise_failure()
 
     def _raise_failure(self) -> None:
-        if self._failure is not None:
-            raise PublishError(self._failure)
+        if self._shared.failures:
+            raise PublishError(self._shared.failures[0])
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """A process's producer for one set of properties, and its failed deliveries."""
+
+    key: tuple[tuple[str, str], ...]
+    producer: Producer
+    failures: list[str]
+
+
+_PRODUCERS: dict[tuple[tuple[str, str], ...], _Shared] = {}
+
+
+def _shared(props: Mapping[str, str]) -> _Shared:
+    """This process's producer for ``props``, made on first use (only failed deliveries are
+    reported back: no Python call per record delivered)."""
+    key = tuple(sorted(props.items()))
+    shared = _PRODUCERS.get(key)
+    if shared is None:
+        failures: list[str] = []
+
+        def delivered(error: KafkaError | None, message: Message) -> None:
+            if error is not None and not failures:
+                failures.append(_place(str(message.topic()), message.partition() or 0, error.str()))
+
+        config: dict[str, Any] = {**props, "delivery.report.only.error": True}
+        shared = _Shared(key, _producer({**config, "on_delivery": delivered}), failures)
+        _PRODUCERS[key] = shared
+    return shared
 
 
 def _place(topic: str, partition: int, reason: str) -> str:

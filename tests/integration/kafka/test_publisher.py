@@ -60,7 +60,16 @@ def test_a_record_the_broker_refuses_fails_naming_topic_and_partition(
     message = str(failed.value)
     assert f"cannot publish to topic {topic!r}, partition 0: " in message
     assert "too large" in message.lower()
-    assert [m.value() for m in consume(topic, 1, timeout=20)] == [b"small"]
+    with Publisher(options) as publisher:  # the next task's: the failure is not carried over
+        publisher.send(topic, 0, b"next")
+    assert [m.value() for m in consume(topic, 2, timeout=20)] == [b"small", b"next"]
+
+
+def test_the_tasks_of_a_process_share_its_producer(kafka_bootstrap: str) -> None:
+    options = {"bootstrap.servers": kafka_bootstrap, "linger.ms": "7"}
+    first, second = Publisher(options), Publisher(options)
+    assert first._producer is second._producer
+    assert Publisher({**options, "linger.ms": "8"})._producer is not first._producer
 
 
 def test_a_record_over_the_clients_own_limit_fails_before_it_is_queued(
