@@ -30,7 +30,7 @@ from s3connect.source.reader import (
 )
 from s3connect.source.summary import SourceSummary
 from s3connect.spark.progress import BatchProgress, await_query
-from s3connect.spark.source_stream import SOURCE_FORMAT, configured_source
+from s3connect.spark.source_stream import ROW_SCHEMA, SOURCE_FORMAT, configured_source
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -82,7 +82,8 @@ def _source_frame(spark: SparkSession, config: SourceConfig) -> Any:
     from pyspark.sql import functions as F
 
     spark.dataSource.register(configured_source(config))
-    frame: DataFrame = spark.readStream.format(SOURCE_FORMAT).load()
+    # The schema given, Spark does not start a Python process to ask the data source for it.
+    frame: DataFrame = spark.readStream.format(SOURCE_FORMAT).schema(ROW_SCHEMA).load()
     counts = F.collect_list(F.struct("topic", "partition", "records")).alias("counts")
     return frame.observe("published", counts)
 
