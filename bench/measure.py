@@ -180,6 +180,18 @@ def ensure_topic(
     return topic
 
 
+def drop_topics(*topics: str) -> None:
+    """Delete a bench's own topics (GBs of records the broker would otherwise keep)."""
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": KAFKA})
+    for future in admin.delete_topics(list(topics), request_timeout=60).values():
+        try:
+            future.result()
+        except Exception as exc:  # a topic a failed run never made
+            print(f"(not deleted: {exc})", flush=True)
+
+
 def local_stack() -> Any:
     """``stack/stack.py``: the local S3 server's endpoint and account."""
     if str(ROOT) not in sys.path:

@@ -30,7 +30,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure import KAFKA, ROOT, tree_sample
+from measure import KAFKA, ROOT, drop_topics, tree_sample
 
 
 def _record(i: int, size: int) -> bytes:
@@ -193,6 +193,7 @@ def main() -> int:
         json.dumps({"args": vars(args), "results": results}, indent=2, default=str)
     )
     shutil.rmtree(work, ignore_errors=True)
+    drop_topics(f"{topic}-mem", f"copy_of_{topic}")
     return 0
 
 
