@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure import KAFKA, ROOT, drop_topics, tree_sample
+from measure import KAFKA, ROOT, drop_topics, run_measured
 
 FORMATS = {
     "bytearray": (".bin", "org.apache.kafka.connect.converters.ByteArrayConverter"),
@@ -127,17 +126,9 @@ def measure_source(
     cmd = [sys.executable, __file__, "--child", str(work / "data"), topic, str(work / checkpoint)]
     cmd += ["--format", fmt]
     log = work / f"{checkpoint}.log"
-    cpu: dict[int, float] = {}
-    with log.open("w") as out:
-        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        peak = 0
-        while child.poll() is None:
-            rss, tree = tree_sample(child.pid)
-            peak = max(peak, rss)
-            cpu.update(tree)
-            time.sleep(0.2)
+    run = run_measured(cmd, env, log)
     text = log.read_text(errors="replace")
-    if child.returncode != 0:
+    if run.returncode != 0:
         raise SystemExit(f"source failed:\n{text[-5000:]}")
     said = {
         name: value
@@ -146,8 +137,8 @@ def measure_source(
     }
     result = {
         "seconds": float(said["QUERY_SECONDS"]),
-        "peak_rss_mb": peak / 1024,
-        "cpu_seconds": sum(cpu.values()),
+        "peak_rss_mb": run.peak_rss_kb / 1024,
+        "cpu_seconds": run.cpu_seconds,
     }
     if "BATCH_SECONDS" in said:
         result["batch_seconds"] = float(said["BATCH_SECONDS"])

@@ -56,7 +56,7 @@ class Publisher:
         if kind is None:
             self.close()
         else:  # the task fails and its batch is published again: no waiting on what is queued
-            _PRODUCERS.pop(self._shared.key, None)  # the next task starts with a fresh one
+            self._forget()
             self._producer.purge(in_flight=False)
             self._producer.flush(_CLOSE_ON_ERROR_S)
 
@@ -103,10 +103,14 @@ class Publisher:
         """
         left = self._producer.flush()
         if left or self._shared.failures:
-            _PRODUCERS.pop(self._shared.key, None)  # after a failure, the next task starts afresh
+            self._forget()
         self._raise_failure()
         if left:
             raise PublishError(f"{left} records were still undelivered when the producer closed")
+
+    def _forget(self) -> None:
+        """After a failure: the process's next task makes a fresh producer."""
+        _PRODUCERS.pop(self._shared.key, None)
 
     def _served(self) -> None:
         """Take the delivery reports in (failures only) and raise the first failure."""

@@ -10,6 +10,7 @@ their counts.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -72,6 +73,7 @@ SOURCE_FORMAT = "s3connect_s3_source"
 ROW_SCHEMA = "topic STRING, partition INT, records BIGINT"
 """What each input partition returns once its records are in Kafka: how many it published to
 each destination topic (at its own partition number), for the query's observed metrics."""
+_ROW_ARROW = pa.schema([("topic", pa.string()), ("partition", pa.int32()), ("records", pa.int64())])
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +89,7 @@ class _Work:
     slices: tuple[ObjectSlice, ...]
 
 
-def _counts(work: _Work, counts: dict[str, int]) -> Iterator[pa.RecordBatch]:
+def _counts(work: _Work, counts: Counter[str]) -> Iterator[pa.RecordBatch]:
     """``counts`` (records per destination topic) as one batch of :data:`ROW_SCHEMA` rows."""
     if counts:
         yield pa.RecordBatch.from_pydict(
@@ -96,9 +98,7 @@ def _counts(work: _Work, counts: dict[str, int]) -> Iterator[pa.RecordBatch]:
                 "partition": [work.partition] * len(counts),
                 "records": list(counts.values()),
             },
-            schema=pa.schema(
-                [("topic", pa.string()), ("partition", pa.int32()), ("records", pa.int64())]
-            ),
+            schema=_ROW_ARROW,
         )
 
 
@@ -187,26 +187,26 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             counts = self._publish(work, publisher)
         return _counts(work, counts)
 
-    def _publish(self, work: _Work, publisher: Publisher) -> dict[str, int]:
+    def _publish(self, work: _Work, publisher: Publisher) -> Counter[str]:
         """Send the work's records; how many went to each destination topic."""
         storage = source_storage(self.config)
-        columns = work.destination if plain_bytes(self.config) else None
-        counts: dict[str, int] = {}
+        column_topic = work.destination if plain_bytes(self.config) else None
+        counts: Counter[str] = Counter()
         for piece in work.slices:
             obj = piece.obj
-            if columns is not None and not (obj.keys_key or obj.headers_key or obj.tombstones):
+            if column_topic is not None and not (obj.keys_key or obj.headers_key or obj.tombstones):
                 values = read_values(
                     storage, self.config, obj, skip=piece.skip, stop=piece.stop, bound=piece.bound
                 )
                 if values is not None:
-                    publisher.send_values(columns, work.partition, values)
-                    counts[columns] = counts.get(columns, 0) + len(values)
+                    publisher.send_values(column_topic, work.partition, values)
+                    counts[column_topic] += len(values)
                 continue
             for record in self._records(work, piece, storage):
                 publisher.send(
                     record.topic, work.partition, record.value, record.key, record.headers
                 )
-                counts[record.topic] = counts.get(record.topic, 0) + 1
+                counts[record.topic] += 1
         return counts
 
     def _records(self, work: _Work, piece: ObjectSlice, storage: Storage) -> Iterator[SourceRecord]:

@@ -27,6 +27,11 @@ pytestmark = pytest.mark.integration
 
 Consume = Callable[..., list[Any]]
 
+BYTEARRAY = {
+    "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+    "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+}
+
 
 def source_keys(sink: Mapping[str, str], tmp: Path, **keys: Any) -> dict[str, str]:
     """The sink's config turned into a source config: same keys, its own checkpoint."""
@@ -211,8 +216,7 @@ def test_bytearray_objects_published_column_wise(
         bucket,
         tmp_path,
         **{
-            "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
-            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            **BYTEARRAY,
             "s3.compression.type": compression,
             "flush.size": "7",
         },
@@ -319,8 +323,7 @@ def test_a_record_kafka_refuses_fails_the_query_and_is_published_again_on_restar
         bucket,
         tmp_path,
         **{
-            "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
-            "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+            **BYTEARRAY,
             "kafka.max.request.size": "5000000",
         },
     )
