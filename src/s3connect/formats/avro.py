@@ -16,9 +16,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 import fastavro
+import numpy as np
 import pyarrow as pa
 
 from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.avro_data import (
     AvroDataOptions,
     avro_schema,
@@ -29,7 +31,7 @@ from s3connect.convert.avro_data import (
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema, read_long, read_varint
 
-__all__ = ["AVRO_CODECS", "AvroFormat", "read_avro"]
+__all__ = ["AVRO_CODECS", "AvroFormat", "read_avro", "sync_marker"]
 
 AVRO_CODECS = ("null", "deflate", "snappy", "bzip2")
 _MAGIC = b"Obj\x01"
@@ -107,13 +109,62 @@ class AvroFormat:
                 "AvroFormat needs records with a value schema; got schemaless data (use a "
                 "converter with schemas, e.g. JsonConverter with schemas.enable=true)"
             )
-        options = self.avro_data
-        parsed = fastavro.parse_schema(avro_schema(schema, options))
-        sync = _sync_marker(records)
+        first, last = records[0], records[-1]
+        sync = sync_marker(first.topic, first.partition, first.offset, last.offset, len(records))
+        self._write_header(out, schema, sync)
+        # fastavro's container writer encodes all records in one call and cuts blocks as Avro
+        # Java does (a block ends after the record that takes it to >= 64000 bytes). Its header
+        # is not AvroData's and its codecs are not ours: it writes uncompressed blocks, which are
+        # re-framed behind our header with our codec.
+        convert = compile_to_avro(schema, self.avro_data)
+        plain = io.BytesIO()
+        fastavro.writer(
+            plain,
+            fastavro.parse_schema(avro_schema(schema, self.avro_data)),
+            map(convert, [record.value for record in records]),
+            codec="null",
+            sync_interval=_SYNC_INTERVAL,
+            sync_marker=sync,
+        )
+        for count, data in _plain_blocks(plain, sync):
+            self._write_block(out, data, count, sync)
+
+    def datum_encoder(self, schema: ConnectSchema) -> Callable[[Any], bytes]:
+        """The Avro datum of a value of ``schema``, as :meth:`write` encodes it."""
+        convert = compile_to_avro(schema, self.avro_data)
+        parsed = fastavro.parse_schema(avro_schema(schema, self.avro_data))
+
+        def encode(value: Any) -> bytes:
+            out = io.BytesIO()
+            fastavro.schemaless_writer(out, parsed, convert(value))
+            return out.getvalue()
+
+        return encode
+
+    def write_datums(
+        self, schema: ConnectSchema, datums: Sequence[pa.Array], sync: bytes, out: BinaryIO
+    ) -> None:
+        """Write one complete Avro file of values already encoded as ``schema``'s datums (Arrow
+        binary arrays, in order, no nulls), in the blocks :meth:`write` cuts."""
+        self._write_header(out, schema, sync)
+        joined = pa.concat_arrays(list(datums)) if len(datums) > 1 else datums[0]
+        n = len(joined)
+        ends = np.frombuffer(joined.buffers()[1], np.int32)[joined.offset : joined.offset + n + 1]
+        data = joined.buffers()[2]
+        start = 0
+        while start < n:
+            # a block ends after the record that takes it to >= _SYNC_INTERVAL bytes
+            cut = int(np.searchsorted(ends[start + 1 :], ends[start] + _SYNC_INTERVAL))
+            end = min(start + 1 + cut, n)
+            block = data[int(ends[start]) : int(ends[end])].to_pybytes()
+            self._write_block(out, block, end - start, sync)
+            start = end
+
+    def _write_header(self, out: BinaryIO, schema: ConnectSchema, sync: bytes) -> None:
         header = io.BytesIO()
         header.write(_MAGIC)
         meta = {
-            "avro.schema": avro_schema_json(schema, options).encode("utf-8"),
+            "avro.schema": avro_schema_json(schema, self.avro_data).encode("utf-8"),
             "avro.codec": self.codec.encode("ascii"),
         }
         header.write(_long(len(meta)))
@@ -122,23 +173,6 @@ class AvroFormat:
             header.write(_long(len(value)) + value)
         header.write(_long(0) + sync)
         out.write(header.getvalue())
-
-        # fastavro's container writer encodes all records in one call and cuts blocks as Avro
-        # Java does (a block ends after the record that takes it to >= 64000 bytes). Its header
-        # is not AvroData's and its codecs are not ours: it writes uncompressed blocks, which are
-        # re-framed behind our header with our codec.
-        convert = compile_to_avro(schema, options)
-        plain = io.BytesIO()
-        fastavro.writer(
-            plain,
-            parsed,
-            map(convert, [record.value for record in records]),
-            codec="null",
-            sync_interval=_SYNC_INTERVAL,
-            sync_marker=sync,
-        )
-        for count, data in _plain_blocks(plain, sync):
-            self._write_block(out, data, count, sync)
 
     def _write_block(self, out: BinaryIO, block: bytes, count: int, sync: bytes) -> None:
         data = self._compress(block)
@@ -156,11 +190,10 @@ def _plain_blocks(fo: io.BytesIO, sync: bytes) -> Iterator[tuple[int, bytes]]:
     return _blocks(fo, sync, end)
 
 
-def _sync_marker(records: Sequence[SinkRecord]) -> bytes:
-    """A sync marker derived from the records' Kafka coordinates, not random: the same input
-    gives a byte-identical file, so a replayed micro-batch rewrites an identical object."""
-    first, last = records[0], records[-1]
-    ident = f"{first.topic}\0{first.partition}\0{first.offset}\0{last.offset}\0{len(records)}"
+def sync_marker(topic: str, partition: int, start: int, end: int, count: int) -> bytes:
+    """A file's sync marker derived from its records' Kafka coordinates, not random: the same
+    input gives a byte-identical file, so a replayed micro-batch rewrites an identical object."""
+    ident = f"{topic}\0{partition}\0{start}\0{end}\0{count}"
     return hashlib.md5(ident.encode("utf-8"), usedforsecurity=False).digest()
 
 

@@ -15,7 +15,6 @@ from s3connect.config.plugins import load_plugin
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
-from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
 from s3connect.convert.registry.client import Registry, RetryPolicy, with_record_context
@@ -23,7 +22,7 @@ from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
-from s3connect.sink.lines import line_plan
+from s3connect.sink.lines import avro_data_options, line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
 from s3connect.sink.writer import WriterContext
@@ -48,10 +47,7 @@ def build_format(config: SinkConfig, fmt: str | None = None) -> Format:
     if fmt is None and config.format.plugin is not None:
         plugin: Format = load_plugin("format", config.format.plugin)(config.format.plugin_settings)
         return plugin
-    avro_data = AvroDataOptions(
-        enhanced_schema_support=config.format.enhanced_avro_schema_support,
-        allow_optional_map_keys=config.format.allow_optional_map_keys,
-    )
+    avro_data = avro_data_options(config)
     match fmt or config.format.name:
         case "avro":
             return make_format("avro", codec=config.format.avro_codec, avro_data=avro_data)

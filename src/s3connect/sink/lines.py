@@ -21,6 +21,7 @@ objects, state and dead letters.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timezone
@@ -33,11 +34,14 @@ import pyarrow as pa
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
+from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.convert.json import JsonConverter
 from s3connect.convert.string import StringConverter
 from s3connect.errors import PartitionError
+from s3connect.formats.avro import AvroFormat
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
+from s3connect.sink.avro_datums import SchemaDatums, envelope_datums
 from s3connect.sink.partitioners import (
     DefaultPartitioner,
     FieldPartitioner,
@@ -54,7 +58,15 @@ from s3connect.util.jackson import JSON_ESCAPES
 from s3connect.util.jackson import quote as jackson_quote
 from s3connect.util.timeformat import JodaZone
 
-__all__ = ["BatchLines", "LinePlan", "LineRun", "joined_lines", "line_plan"]
+__all__ = [
+    "DATUM_PLAN",
+    "BatchLines",
+    "LinePlan",
+    "LineRun",
+    "avro_data_options",
+    "joined_lines",
+    "line_plan",
+]
 
 ValueLines = Callable[[pa.RecordBatch], "pa.Array | None"]
 """The lines of a batch of Kafka rows: null where a record must go per record; None: all must."""
@@ -125,6 +137,8 @@ class BatchLines:
         files: Each record's index into :attr:`partitions` (meaningless where the line is null).
         partitions: The distinct encoded partitions of the batch's records.
         timestamps: Each record's timestamp from the partitioner's extractor; None without one.
+        schema: The value schema of every record with a line, where the batch decides it (Avro
+            datums: :mod:`s3connect.sink.avro_datums`); None: the plan's.
     """
 
     lines: pa.Array
@@ -133,12 +147,13 @@ class BatchLines:
     partitions: list[str]
     timestamps: Any = None
     """An ``int64`` NumPy array, or None."""
+    schema: ConnectSchema | None = None
 
     def slice(self, start: int, end: int) -> BatchLines:
         """The records from ``start`` to ``end``."""
         stamps = None if self.timestamps is None else self.timestamps[start:end]
         lines = self.lines.slice(start, end - start)
-        return BatchLines(lines, self.files[start:end], self.partitions, stamps)
+        return BatchLines(lines, self.files[start:end], self.partitions, stamps, self.schema)
 
 
 BatchPlan = Callable[[pa.RecordBatch, str, int, int], "BatchLines | None"]
@@ -205,7 +220,22 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
     if fmt == "json" and json_values:
         return LinePlan("json-json", None, b"\n", _placed(_json_lines, place))
+    if fmt == "avro" and converter == "json" and config.converters.value_schemas_enable:
+        avro = AvroFormat(config.format.avro_codec, avro_data=avro_data_options(config))
+        return LinePlan(DATUM_PLAN, None, b"", _placed_datums(envelope_datums(avro), place))
     return None
+
+
+DATUM_PLAN = "json-avro"
+"""The plan whose lines are Avro datums (a file of them: AvroFormat.write_datums)."""
+
+
+def avro_data_options(config: SinkConfig) -> AvroDataOptions:
+    """AvroData's settings of the sink's Avro and Parquet formats."""
+    return AvroDataOptions(
+        enhanced_schema_support=config.format.enhanced_avro_schema_support,
+        allow_optional_map_keys=config.format.allow_optional_map_keys,
+    )
 
 
 def _eligible(config: SinkConfig) -> bool:
@@ -245,6 +275,19 @@ def _placed(value_lines: ValueLines, place: Placer) -> BatchPlan:
             return None
         encoded, timestamps = place(rows, topic, partition, now_ms)
         return _with_files(lines, encoded, timestamps)
+
+    return batch
+
+
+def _placed_datums(datums: SchemaDatums, place: Placer) -> BatchPlan:
+    """Avro datums (of one value schema per batch) going to the files ``place`` finds."""
+
+    def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
+        found = datums(rows)
+        if found is None:
+            return None
+        encoded, timestamps = place(rows, topic, partition, now_ms)
+        return dataclasses.replace(_with_files(found[0], encoded, timestamps), schema=found[1])
 
     return batch
 

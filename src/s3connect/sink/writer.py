@@ -43,6 +43,7 @@ from s3connect.connect.projection import project_record
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.errors import RecordError
+from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.formats.base import Format, LineFormat
 from s3connect.formats.views import header_texts
 from s3connect.sink.dead_letters import DeadLetter
@@ -235,8 +236,9 @@ class TopicPartitionWriter:
         (:meth:`Rotator.joining`, :meth:`Rotator.extend`); a record that opens a file or could
         rotate files by another rule than flush.size goes through :meth:`write`, so every
         rotation rule stays there."""
+        schema = batch.schema if batch.schema is not None else plan.schema
         schema_key = self._ctx.schema_key(
-            SinkRecord(self._topic, self._partition, 0, None, None, None, None, plan.schema, ())
+            SinkRecord(self._topic, self._partition, 0, None, None, None, None, schema, ())
         )
         offsets = rows.column("offset")
         committed: list[CommittedObject] = []
@@ -464,6 +466,8 @@ class TopicPartitionWriter:
         """A file of the line path: its runs' lines and its single records' (written by the
         format), in order (no keys or headers files: the line path has none)."""
         plan, fmt = self._ctx.lines, self._ctx.format
+        if isinstance(fmt, AvroFormat):
+            return self._write_datum_file(encoded, entries, count)
         assert plan is not None and isinstance(fmt, LineFormat)
 
         def parts() -> Iterator[bytes | memoryview]:
@@ -478,6 +482,37 @@ class TopicPartitionWriter:
         tags = _file_tags(start, end, count)
         size = _store(self._ctx.storage, key, tags, lambda out: fmt.write_lines(parts(), out))
         return CommittedObject(key, self._topic, self._partition, encoded, start, end, count, size)
+
+    def _write_datum_file(self, encoded: str, entries: list[Entry], count: int) -> CommittedObject:
+        """An Avro file of the line path: its runs' datums and its single records' (projected
+        onto the file's schema, that of its first record, as :meth:`_write_file` does)."""
+        fmt = self._ctx.format
+        assert isinstance(fmt, AvroFormat)
+        first = entries[0]
+        head = self._converted(first) if isinstance(first, PendingRecord) else self._first(first)
+        schema = head.value_schema
+        assert schema is not None  # the datum plan's records have schemas
+        encode = fmt.datum_encoder(schema)
+        datums = [
+            p.lines
+            if isinstance(p, LineRun)
+            else pa.array([encode(_onto_schema([self._converted(p)], schema)[0].value)])
+            for p in entries
+        ]
+        start, end = entries[0].first_offset, entries[-1].last_offset
+        key = self._ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
+        sync = sync_marker(self._topic, self._partition, start, end, count)
+        tags = _file_tags(start, end, count)
+        size = _store(
+            self._ctx.storage, key, tags, lambda out: fmt.write_datums(schema, datums, sync, out)
+        )
+        return CommittedObject(key, self._topic, self._partition, encoded, start, end, count, size)
+
+    def _first(self, run: LineRun) -> SinkRecord:
+        """The first record of a run, converted again."""
+        return self._again(
+            next(iter(batch_records(self._topic, self._partition, run.columns.slice(0, 1))))
+        )
 
     def _converted(self, p: PendingRecord) -> SinkRecord:
         """A record of an open file as converted (again, when its saved conversion is gone)."""
@@ -566,6 +601,11 @@ def _onto_file_schema(records: list[SinkRecord]) -> list[SinkRecord]:
     target = records[0].value_schema
     if target is None:
         return records
+    return _onto_schema(records, target)
+
+
+def _onto_schema(records: list[SinkRecord], target: ConnectSchema) -> list[SinkRecord]:
+    """The records with their values projected onto ``target`` where their schema differs."""
     out = records
     same: dict[int, bool] = {id(target): True}
     for i, record in enumerate(records):

@@ -15,20 +15,29 @@ import os
 from typing import TYPE_CHECKING
 
 from s3connect.config.sink import SinkConfig
-from s3connect.sink.lines import line_plan
+from s3connect.sink.lines import DATUM_PLAN, line_plan
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["FIELD_FUNCTION", "FUNCTION", "JVM_LINES_ENV", "registered", "with_jvm_lines"]
+__all__ = [
+    "DATUM_FUNCTION",
+    "FIELD_FUNCTION",
+    "FUNCTION",
+    "JVM_LINES_ENV",
+    "registered",
+    "with_jvm_lines",
+]
 
 logger = logging.getLogger(__name__)
 
 FUNCTION = "s3connect_schemaless_json_line"
 FIELD_FUNCTION = "s3connect_schemaless_json_field_line"
+DATUM_FUNCTION = "s3connect_json_avro_datum"
 _CLASSES = {
     FUNCTION: "s3connect.jvm.SchemalessJsonLine",
     FIELD_FUNCTION: "s3connect.jvm.SchemalessJsonFieldLine",
+    DATUM_FUNCTION: "s3connect.jvm.JsonAvroDatum",
 }
 JVM_LINES_ENV = "S3CONNECT_JVM_LINES"
 """Set to ``off`` to compute every line in the Python workers (to compare, or to rule it out)."""
@@ -42,9 +51,14 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     a ``fields`` column) when the config's line path is JSON to JSON and the function is on
     the cluster; else ``rows`` as they are."""
     plan = line_plan(config)
-    if plan is None or plan.name != "json-json" or os.environ.get(JVM_LINES_ENV) == "off":
+    if plan is None or os.environ.get(JVM_LINES_ENV) == "off":
         return rows
     from pyspark.sql import functions as F
+
+    if plan.name == DATUM_PLAN:
+        return _with_datums(rows)
+    if plan.name != "json-json":
+        return rows
 
     if not plan.field_paths:
         if not registered(rows.sparkSession, FUNCTION):
@@ -61,17 +75,36 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     )
 
 
+def _with_datums(rows: DataFrame) -> DataFrame:
+    """``rows`` with the Avro datums of JsonConverter envelopes (``line``) and the number of
+    each one's schema (``schema_id``): ``s3connect.jvm.JsonAvroDatum``."""
+    from pyspark.sql import functions as F
+
+    if not registered(rows.sparkSession, DATUM_FUNCTION):
+        return rows
+    both = rows.withColumn(_LINE_FIELDS, F.call_function(DATUM_FUNCTION, F.col("value")))
+    return both.select(
+        *rows.columns,
+        F.col(f"{_LINE_FIELDS}.line").alias("line"),
+        F.col(f"{_LINE_FIELDS}.schema_id").alias("schema_id"),
+    )
+
+
 def registered(spark: SparkSession, function: str) -> bool:
     """Whether the JVM ``function`` is in ``spark``, registering it when it is not; False when
     its jar is not there (said once in the log)."""
     global _told
-    from pyspark.sql.types import BinaryType, DataType, StructField, StructType
+    from pyspark.sql.types import BinaryType, DataType, LongType, StructField, StructType
 
     if spark.catalog.functionExists(function):
         return True
     returns: DataType = BinaryType()
     if function == FIELD_FUNCTION:
         returns = StructType([StructField(f, BinaryType()) for f in ("line", "fields")])
+    elif function == DATUM_FUNCTION:
+        returns = StructType(
+            [StructField("line", BinaryType()), StructField("schema_id", LongType())]
+        )
     try:
         spark.udf.registerJavaFunction(function, _CLASSES.get(function, function), returns)
     except Exception as exc:  # the class or Kafka's connect-json is missing

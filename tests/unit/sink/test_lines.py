@@ -15,6 +15,7 @@ import pytest
 
 from s3connect.config.sink import SinkConfig
 from s3connect.convert.json import JsonConverter
+from s3connect.formats.avro import AvroFormat
 from s3connect.formats.json import json_line
 from s3connect.sink.lines import LineRun, _offsets, line_plan
 from s3connect.sink.partition_state import PartitionStateStore, local_state_root
@@ -50,6 +51,11 @@ _PAIRS = {
     "bytearray-bytearray": {
         "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
         "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
+    },
+    "json-avro": {
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "true",
+        "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
     },
 }
 
@@ -108,9 +114,75 @@ def _time_value(rng: random.Random, offset: int) -> bytes:
     return json.dumps(value).encode()
 
 
+def _f(field: str, kind: str, optional: bool = False, **more: Any) -> dict[str, Any]:
+    return {"field": field, "type": kind, "optional": optional, **more}
+
+
+_STAMP = {"name": "org.apache.kafka.connect.data.Timestamp", "version": 1}
+_DAY = {"name": "org.apache.kafka.connect.data.Date", "version": 1}
+_ENVELOPE_FIELDS = [
+    _f("id", "int64"), _f("name", "string"), _f("score", "double", True),
+    _f("tags", "array", items={"type": "string", "optional": False}),
+    _f("m", "map", True, keys={"type": "string", "optional": False},
+       values={"type": "int32", "optional": True}),
+    _f("when", "int64", **_STAMP), _f("day", "int32", True, **_DAY), _f("b", "bytes", True),
+    _f("small", "int8", True), _f("f", "float", True),
+    _f("in", "struct", True, name="t.In", fields=[_f("x", "int32"), _f("y", "string", True)]),
+]  # fmt: skip
+_ENVELOPE_SCHEMAS = [
+    {"type": "struct", "name": "t.V", "optional": False, "fields": _ENVELOPE_FIELDS},
+    {"type": "struct", "name": "t.V", "optional": False,  # a compatible later version
+     "fields": [*_ENVELOPE_FIELDS, _f("extra", "string", True)]},
+    {"type": "string", "optional": False},
+    {"type": "struct", "name": "t.D", "optional": False,  # a default: Python's to decide
+     "fields": [_f("id", "int64"), _f("d", "int32", True, default=7)]},
+]  # fmt: skip
+
+
+def _envelope_value(rng: random.Random) -> bytes:
+    """A JsonConverter envelope of one of a few schemas, most of its payloads converting, some
+    with a value of the wrong kind, a null for a required field, an edge number."""
+    schema = rng.choice(_ENVELOPE_SCHEMAS[:1] * 6 + _ENVELOPE_SCHEMAS[1:])
+    if schema["type"] == "string":
+        payload: Any = rng.choice(_TEXTS + [None, 5])
+    else:
+        payload = {
+            f["field"]: _field_payload(rng, f) for f in schema["fields"] if rng.random() < 0.97
+        }
+    if rng.random() < 0.03:
+        return rng.choice([b"{", b'{"schema":null,"payload":1}', b'{"payload":{}}', b"[]"])
+    envelope = json.dumps({"schema": schema, "payload": payload}, separators=(",", ":"))
+    return envelope.encode()
+
+
+def _field_payload(rng: random.Random, field: dict[str, Any]) -> Any:
+    if rng.random() < 0.03:
+        return rng.choice([None, "text", 1.5, [1], {"x": 1}, True, 2**70])
+    kind = field["type"]
+    if kind == "struct":
+        return None if rng.random() < 0.2 else {"x": rng.randrange(-5, 5), "y": rng.choice(_TEXTS)}
+    if kind == "array":
+        return [rng.choice(_TEXTS) for _ in range(rng.randrange(0, 4))]
+    if kind == "map":
+        return {f"k{rng.randrange(30)}": rng.choice([1, None, -2]) for _ in range(rng.randrange(4))}
+    if kind == "bytes":
+        return rng.choice(["AAEC", "", "QQ==", "QQ", "not base64!", "3q2+7w=="])
+    if kind == "string":
+        return rng.choice(_TEXTS)
+    if kind in ("double", "float"):
+        return rng.choice([0.5, -1.25e-7, 0.0, -0.0, 1e300, 3, 2.0**60 + 1, 0.1, 3.4028236e38])
+    if kind == "int8":
+        return rng.choice([-128, 127, 128, 5, 0])
+    if kind == "int32":
+        return rng.choice([0, 17, -19000, 2_932_897, 2**31])
+    return rng.choice([0, 1, -(2**63), 2**63 - 1, 1_700_000_000_000, 253_402_300_800_000])
+
+
 def _value(rng: random.Random, pair: str, offset: int = 0) -> bytes | None:
     if rng.random() < 0.03:
         return None
+    if pair == "json-avro":
+        return _envelope_value(rng)
     if pair == "json-time":
         return _time_value(rng, offset) if rng.random() < 0.9 else rng.choice(_JSONS)
     if pair == "json-field":
@@ -156,8 +228,10 @@ def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
         extra["errors.tolerance"] = "all"
     if rng.random() < 0.5:
         extra["behavior.on.null.values"] = "ignore"
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and pair != "json-avro":
         extra["s3.compression.type"] = "gzip"
+    if pair == "json-avro" and rng.random() < 0.5:
+        extra["avro.codec"] = rng.choice(["snappy", "deflate"])
     if rng.random() < 0.3:
         extra["schema.compatibility"] = rng.choice(["BACKWARD", "FORWARD", "FULL"])
     if pair == "json-field":
@@ -238,6 +312,32 @@ def _rows(offsets: list[int], values: list[bytes | None]) -> pa.RecordBatch:
     )
 
 
+def _datums_as_from_the_jvm(rows: pa.RecordBatch, config: SinkConfig) -> pa.RecordBatch:
+    """``rows`` with the ``line`` and ``schema_id`` columns JsonAvroDatum adds (the Python
+    writer's datums; the integration tests check the JVM's): a number per distinct envelope
+    prefix, null where the value does not convert."""
+    fmt = AvroFormat("null")
+    converter = JsonConverter(schemas_enable=True)
+    lines: list[bytes | None] = []
+    ids: list[int | None] = []
+    prefixes: dict[bytes, int] = {}
+    for data in rows.column("value").to_pylist():
+        line = found = None
+        try:
+            value, schema = converter.to_connect("", data)
+            if value is not None and schema is not None:
+                line = fmt.datum_encoder(schema)(value)
+                found = prefixes.setdefault(data[: data.index(b',"payload":')], len(prefixes))
+        except Exception:
+            line = found = None
+        lines.append(line)
+        ids.append(None if line is None else found)
+    extra = [pa.array(lines, pa.binary()), pa.array(ids, pa.int64())]
+    return pa.RecordBatch.from_arrays(
+        [*rows.columns, *extra], [*rows.schema.names, "line", "schema_id"]
+    )
+
+
 def _as_from_the_jvm(rows: pa.RecordBatch, config: SinkConfig) -> pa.RecordBatch:
     """``rows`` with the ``line`` and ``fields`` columns SchemalessJsonFieldLine adds (Jackson's
     text of what JsonConverter read: ``json_line``; the integration tests check the JVM's)."""
@@ -315,6 +415,8 @@ def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, se
         given = batches
         if pair in ("json-field", "json-time") and name != "reference" and seed // 6 % 2:
             given = [[_as_from_the_jvm(b, config) for b in mb] for mb in batches]
+        if pair == "json-avro" and name != "reference" and seed // 7 % 2:
+            given = [[_datums_as_from_the_jvm(b, config) for b in mb] for mb in batches]
         assert line_plan(config) is not None
         results.append(_run(config, given, paths))
     reference, lines, mixed_result = results
