@@ -18,6 +18,7 @@ import pyarrow as pa
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.avro import AvroFormat
+from s3connect.util.arrow import keep_where
 
 __all__ = ["SchemaDatums", "envelope_datums"]
 
@@ -56,7 +57,7 @@ def _from_jvm(
     if value is None or schema is None:
         return None
     same = pc.fill_null(pc.equal(ids, ids[first]), False)
-    return pc.if_else(same, lines, pa.scalar(None, pa.binary())), schema
+    return keep_where(same, lines), schema
 
 
 def _in_python(

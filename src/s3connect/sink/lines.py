@@ -54,6 +54,7 @@ from s3connect.sink.partitioners import (
     build_partitioner,
     map_field_path,
 )
+from s3connect.util.arrow import keep_where
 from s3connect.util.jackson import JSON_ESCAPES
 from s3connect.util.jackson import quote as jackson_quote
 from s3connect.util.timeformat import JodaZone
@@ -551,7 +552,6 @@ def _each_distinct(
 def _with_files(lines: pa.Array, encoded: pa.DictionaryArray, timestamps: Any = None) -> BatchLines:
     """``lines`` going to the files ``encoded`` names, null wherever either is null; one index
     per distinct encoded partition (two field values may encode alike: ``true``, "true")."""
-    import pyarrow.compute as pc
 
     codes: dict[str, int] = {}
     names = encoded.dictionary.to_pylist()
@@ -563,5 +563,5 @@ def _with_files(lines: pa.Array, encoded: pa.DictionaryArray, timestamps: Any = 
     valid = np.logical_and(lines.is_valid().to_numpy(zero_copy_only=False), files >= 0)
     valid &= encoded.indices.is_valid().to_numpy(zero_copy_only=False)
     if not valid.all():
-        lines = pc.if_else(pa.array(valid), lines, pa.scalar(None, lines.type))
+        lines = keep_where(pa.array(valid), lines)
     return BatchLines(lines, files, list(codes), timestamps)
