@@ -1,6 +1,9 @@
 package s3connect.jvm;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -219,6 +222,140 @@ final class AvroDatumSchema {
     }
   }
 
+  /**
+   * Writes the value whose first token {@code t} the parser is at, as {@link #write} does, in
+   * one pass: each struct's fields must come in the schema's order, all of them and no other;
+   * false when they do not (the caller reads the value as a tree instead).
+   */
+  boolean stream(JsonParser p, JsonToken t, Out out) throws IOException, Unsure {
+    if (t == JsonToken.VALUE_NULL) {
+      check(optional);
+      out.varint(0);
+      return true;
+    }
+    if (optional) {
+      out.varint(2);
+    }
+    switch (kind) {
+      case INT8:
+        out.varint(zigzag(integral(p, t, Byte.MIN_VALUE, Byte.MAX_VALUE)));
+        return true;
+      case INT16:
+        out.varint(zigzag(integral(p, t, Short.MIN_VALUE, Short.MAX_VALUE)));
+        return true;
+      case INT32:
+        out.varint(zigzag(integral(p, t, Integer.MIN_VALUE, Integer.MAX_VALUE)));
+        return true;
+      case INT64:
+        out.varint(zigzag(integral(p, t, Long.MIN_VALUE, Long.MAX_VALUE)));
+        return true;
+      case TIMESTAMP:
+        out.varint(zigzag(integral(p, t, MIN_MILLIS, MAX_MILLIS)));
+        return true;
+      case DATE:
+        out.varint(zigzag(integral(p, t, MIN_DAYS, MAX_DAYS)));
+        return true;
+      case TIME:
+        out.varint(zigzag(integral(p, t, 0, MILLIS_PER_DAY - 1)));
+        return true;
+      case FLOAT32:
+        float f = (float) real(p, t);
+        check(Float.isFinite(f));
+        out.int32le(Float.floatToRawIntBits(f));
+        return true;
+      case FLOAT64:
+        out.int64le(Double.doubleToRawLongBits(real(p, t)));
+        return true;
+      case BOOLEAN:
+        check(t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE);
+        out.write(t == JsonToken.VALUE_TRUE ? 1 : 0);
+        return true;
+      case STRING:
+        check(t == JsonToken.VALUE_STRING);
+        out.bytes(utf8(p.getText()));
+        return true;
+      case BYTES:
+        check(t == JsonToken.VALUE_STRING);
+        out.bytes(base64(p.getText()));
+        return true;
+      case ARRAY:
+        return streamArray(p, t, out);
+      case MAP:
+        return streamMap(p, t, out);
+      default:
+        check(t == JsonToken.START_OBJECT);
+        for (int i = 0; i < names.length; i++) {
+          if (p.nextToken() != JsonToken.FIELD_NAME || !names[i].equals(p.currentName())) {
+            return false;
+          }
+          if (!children[i].stream(p, p.nextToken(), out)) {
+            return false;
+          }
+        }
+        return p.nextToken() == JsonToken.END_OBJECT;
+    }
+  }
+
+  /** An array's items, then its count put before them. */
+  private boolean streamArray(JsonParser p, JsonToken t, Out out) throws IOException, Unsure {
+    check(t == JsonToken.START_ARRAY);
+    int start = out.size;
+    long count = 0;
+    for (JsonToken item = p.nextToken(); item != JsonToken.END_ARRAY; item = p.nextToken()) {
+      if (!children[0].stream(p, item, out)) {
+        return false;
+      }
+      count++;
+    }
+    if (count > 0) {
+      out.insertVarint(start, zigzag(count));
+    }
+    out.varint(0);
+    return true;
+  }
+
+  /** A map's entries, written first in the JSON's order, then again in the HashMap's. */
+  private boolean streamMap(JsonParser p, JsonToken t, Out out) throws IOException, Unsure {
+    check(t == JsonToken.START_OBJECT);
+    int start = out.size;
+    Map<String, int[]> spans = new HashMap<>();
+    for (JsonToken key = p.nextToken(); key != JsonToken.END_OBJECT; key = p.nextToken()) {
+      String name = p.currentName();
+      int at = out.size;
+      if (!children[0].stream(p, p.nextToken(), out)) {
+        return false;
+      }
+      spans.put(name, new int[] {at - start, out.size - start});
+    }
+    byte[] values = Arrays.copyOfRange(out.buf, start, out.size);
+    out.size = start;
+    if (!spans.isEmpty()) {
+      out.varint(zigzag(spans.size()));
+      for (Map.Entry<String, int[]> entry : spans.entrySet()) {
+        out.bytes(utf8(entry.getKey()));
+        int[] span = entry.getValue();
+        out.raw(values, span[0], span[1] - span[0]);
+      }
+    }
+    out.varint(0);
+    return true;
+  }
+
+  private static long integral(JsonParser p, JsonToken t, long low, long high)
+      throws IOException, Unsure {
+    check(t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER);
+    long n = p.getLongValue();
+    check(n >= low && n <= high);
+    return n;
+  }
+
+  private static double real(JsonParser p, JsonToken t) throws IOException, Unsure {
+    check(t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT);
+    double d = p.getDoubleValue();
+    check(d != 0 && Double.isFinite(d));
+    return d;
+  }
+
   private void array(JsonNode value, Out out) throws Unsure {
     check(value.isArray());
     if (value.size() > 0) {
@@ -267,7 +404,10 @@ final class AvroDatumSchema {
   /** Base64 that Python's strict decoding reads alike: only what encodes back to itself. */
   private static byte[] base64(JsonNode value) throws Unsure {
     check(value.isTextual());
-    String text = value.textValue();
+    return base64(value.textValue());
+  }
+
+  private static byte[] base64(String text) throws Unsure {
     byte[] raw;
     try {
       raw = Base64.getDecoder().decode(text);
@@ -303,8 +443,8 @@ final class AvroDatumSchema {
 
   /** A growable byte buffer, reused by a thread for one datum after another. */
   static final class Out {
-    private byte[] buf = new byte[4096];
-    private int size;
+    byte[] buf = new byte[4096];
+    int size;
 
     void reset() {
       size = 0;
@@ -344,9 +484,23 @@ final class AvroDatumSchema {
 
     void bytes(byte[] data) {
       varint(zigzag(data.length));
-      room(data.length);
-      System.arraycopy(data, 0, buf, size, data.length);
-      size += data.length;
+      raw(data, 0, data.length);
+    }
+
+    void raw(byte[] data, int from, int length) {
+      room(length);
+      System.arraycopy(data, from, buf, size, length);
+      size += length;
+    }
+
+    /** Puts the varint of {@code n} at {@code at}, moving what follows it. */
+    void insertVarint(int at, long n) {
+      int end = size;
+      varint(n);
+      int length = size - end;
+      byte[] encoded = Arrays.copyOfRange(buf, end, size);
+      System.arraycopy(buf, at, buf, at + length, end - at);
+      System.arraycopy(encoded, 0, buf, at, length);
     }
 
     private void room(int n) {

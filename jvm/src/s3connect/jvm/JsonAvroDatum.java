@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,10 +39,10 @@ public final class JsonAvroDatum implements UDF1<byte[], Row> {
   private static final byte[] PAYLOAD = ",\"payload\":".getBytes(StandardCharsets.US_ASCII);
   private static final JsonFactory FACTORY =
       new JsonFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+  /** Floats as doubles: Java's parse rounds a decimal to the nearest double, as JsonConverter's
+   * BigDecimal.doubleValue() does (and Python's float()); zeros and infinities are left out. */
   private static final ObjectMapper MAPPER =
-      new ObjectMapper(FACTORY)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+      new ObjectMapper(FACTORY).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   /** Encoders by the envelope's bytes before the payload; {@link #UNSUPPORTED} for a schema
    * this cannot encode. */
   private static final Map<ByteBuffer, AvroDatumSchema> SCHEMAS = new ConcurrentHashMap<>();
@@ -50,6 +51,9 @@ public final class JsonAvroDatum implements UDF1<byte[], Row> {
   private static final int MAX_SCHEMAS = 1000;
   private static final ThreadLocal<AvroDatumSchema.Out> OUT =
       ThreadLocal.withInitial(AvroDatumSchema.Out::new);
+  /** The envelope prefix a thread saw last and its schema: a value starting with the same bytes
+   * has the same schema and payload start, without parsing or hashing them again. */
+  private static final ThreadLocal<Object[]> LAST = ThreadLocal.withInitial(() -> new Object[2]);
 
   @Override
   public Row call(byte[] value) {
@@ -64,19 +68,40 @@ public final class JsonAvroDatum implements UDF1<byte[], Row> {
     if (value == null || !startsWith(value, HEAD) || value[value.length - 1] != '}') {
       return NONE;
     }
-    int prefix = payloadStart(value);
-    if (prefix < 0) {
-      return NONE;
+    Object[] last = LAST.get();
+    byte[] seen = (byte[]) last[0];
+    int prefix;
+    AvroDatumSchema schema;
+    if (seen != null
+        && value.length > seen.length
+        && Arrays.equals(value, 0, seen.length, seen, 0, seen.length)) {
+      prefix = seen.length;
+      schema = (AvroDatumSchema) last[1];
+    } else {
+      prefix = payloadStart(value);
+      if (prefix < 0) {
+        return NONE;
+      }
+      schema = schema(value, prefix);
+      last[0] = Arrays.copyOf(value, prefix);
+      last[1] = schema;
     }
-    AvroDatumSchema schema = schema(value, prefix);
     if (schema == UNSUPPORTED) {
       return NONE;
     }
-    JsonNode payload = MAPPER.readTree(value, prefix, value.length - 1 - prefix);
-    if (payload == null || payload.isNull() || payload.isMissingNode()) {
-      return NONE;
-    }
     AvroDatumSchema.Out out = OUT.get();
+    out.reset();
+    try (JsonParser parser = FACTORY.createParser(value, prefix, value.length - 1 - prefix)) {
+      JsonToken first = parser.nextToken();
+      if (first == null || first == JsonToken.VALUE_NULL) {
+        return NONE;
+      }
+      if (schema.stream(parser, first, out) && parser.nextToken() == null) {
+        return RowFactory.create(out.toByteArray(), schema.id);
+      }
+    }
+    // Fields out of the schema's order, missing or extra: the payload as a tree.
+    JsonNode payload = MAPPER.readTree(value, prefix, value.length - 1 - prefix);
     out.reset();
     schema.write(payload, out);
     return RowFactory.create(out.toByteArray(), schema.id);
@@ -122,7 +147,7 @@ public final class JsonAvroDatum implements UDF1<byte[], Row> {
       SCHEMAS.clear();
     }
     AvroDatumSchema prior =
-        SCHEMAS.putIfAbsent(ByteBuffer.wrap(java.util.Arrays.copyOf(value, prefix)), parsed);
+        SCHEMAS.putIfAbsent(ByteBuffer.wrap(Arrays.copyOf(value, prefix)), parsed);
     return prior != null ? prior : parsed;
   }
 
