@@ -1,10 +1,13 @@
-"""Kafka's own JsonConverter in the query: the JSON lines of the sink's line path computed in
-the JVM (``jvm/src/s3connect/jvm/SchemalessJsonLine.java``, in ``s3connect-jvm.jar``), beside the
-Kafka value column, for JsonConverter (``schemas.enable=false``) into JsonFormat.
+"""The sink's line path computed in the query, beside the Kafka value column, by this project's
+JVM functions (``jvm/src/s3connect/jvm``, in ``s3connect-jvm.jar``): the JSON lines of
+JsonConverter (``schemas.enable=false``) into JsonFormat as Kafka's own JsonConverter and Jackson
+give them (``SchemalessJsonLine``), and the Avro datums of JsonConverter envelopes
+(``schemas.enable=true``) into AvroFormat (``JsonAvroDatum``).
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
-compute), the Python workers compute the same lines (:mod:`s3connect.sink.lines`); so they do,
-record by record, wherever the JVM function returns null.
+compute), the Python workers compute the same lines and datums (:mod:`s3connect.sink.lines`,
+:mod:`s3connect.sink.avro_datums`); so they do, record by record, wherever a JVM function returns
+null.
 """
 
 from __future__ import annotations
@@ -110,9 +113,9 @@ def registered(spark: SparkSession, function: str) -> bool:
     except Exception as exc:  # the class or Kafka's connect-json is missing
         if not _told:
             logger.info(
-                "JSON lines are computed in the Python workers: %s is not on the cluster "
-                "(add s3connect-jvm.jar and org.apache.kafka:connect-json to its libraries to "
-                "compute them in the JVM): %s",
+                "JSON lines and Avro datums are computed in the Python workers: %s is not on the "
+                "cluster (add s3connect-jvm.jar and org.apache.kafka:connect-json to its "
+                "libraries to compute them in the JVM): %s",
                 _CLASSES.get(function, function),
                 str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
             )

@@ -144,7 +144,7 @@ def _envelope_value(rng: random.Random) -> bytes:
     with a value of the wrong kind, a null for a required field, an edge number."""
     schema = rng.choice(_ENVELOPE_SCHEMAS[:1] * 6 + _ENVELOPE_SCHEMAS[1:])
     if schema["type"] == "string":
-        payload: Any = rng.choice(_TEXTS + [None, 5])
+        payload: Any = rng.choice([*_TEXTS, None, 5])
     else:
         payload = {
             f["field"]: _field_payload(rng, f) for f in schema["fields"] if rng.random() < 0.97

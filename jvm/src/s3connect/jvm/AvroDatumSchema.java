@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 
@@ -91,8 +90,8 @@ final class AvroDatumSchema {
   /** The schema of a JsonConverter envelope's {@code schema} node. */
   static AvroDatumSchema of(JsonNode node) throws Unsure {
     check(node != null && node.isObject());
-    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-      check(KEYS.contains(it.next()));
+    for (Map.Entry<String, JsonNode> entry : node.properties()) {
+      check(KEYS.contains(entry.getKey()));
     }
     JsonNode type = node.get("type");
     JsonNode optional = node.get("optional");
@@ -371,8 +370,7 @@ final class AvroDatumSchema {
   private void map(JsonNode value, Out out) throws Unsure {
     check(value.isObject());
     Map<String, JsonNode> entries = new HashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
+    for (Map.Entry<String, JsonNode> entry : value.properties()) {
       entries.put(entry.getKey(), entry.getValue());
     }
     if (!entries.isEmpty()) {
