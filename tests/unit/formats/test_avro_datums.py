@@ -50,3 +50,17 @@ def test_datums_make_the_file_records_make(codec: str, pieces: int) -> None:
     fmt.write_datums(_SCHEMA, sliced, sync_marker("t", 3, 100, 499, 400), got)
     assert got.getvalue() == expected.getvalue()
     assert expected.getvalue().count(sync_marker("t", 3, 100, 499, 400)) > 5  # many blocks
+
+
+def test_a_block_ends_with_the_record_that_takes_it_to_64000_bytes() -> None:
+    schema = ConnectSchema(Type.STRING)
+    values = ["z" * 1998] * 70  # datums of 2,000 bytes: 32 of them make 64,000
+    records = [SinkRecord("t", 0, i, None, None, v, None, schema) for i, v in enumerate(values)]
+    fmt, expected = AvroFormat("null"), io.BytesIO()
+    fmt.write(records, expected)
+    sync = sync_marker("t", 0, 0, 69, 70)
+    got = io.BytesIO()
+    fmt.write_datums(schema, [pa.array([fmt.datum_encoder(schema)(v) for v in values])], sync, got)
+    assert got.getvalue() == expected.getvalue()
+    first_block = expected.getvalue().split(sync)[1]
+    assert first_block[:1] == b"\x40" and len(first_block) == 1 + 3 + 64_000  # 32 records
