@@ -67,7 +67,6 @@ __all__ = [
     "avro_data_options",
     "joined_lines",
     "line_plan",
-    "values_from_lines",
 ]
 
 ValueLines = Callable[[pa.RecordBatch], "pa.Array | None"]
@@ -179,10 +178,6 @@ class LinePlan:
             :mod:`s3connect.spark.jvm_lines`).
         field_paths: The keys of each ``partition.field.name`` (FieldPartitioner), for the JVM
             to look up; empty for the DefaultPartitioner.
-        values_in_lines: A record with a line is written the same when its value is read from
-            its line, and never goes per record for a reason only its value holds (a dead
-            letter carries the value): the query may leave out the values of records it gives
-            a line (:func:`values_from_lines` puts them back).
     """
 
     name: str
@@ -190,20 +185,6 @@ class LinePlan:
     separator: bytes
     lines: BatchPlan
     field_paths: tuple[tuple[str, ...], ...] = ()
-    values_in_lines: bool = False
-
-
-def values_from_lines(rows: pa.RecordBatch) -> pa.RecordBatch:
-    """``rows`` whose values the query left out where it gave a line (``values_in_lines``),
-    each such value being its line: JsonConverter reads from a JSON line what it read from
-    the value (the JVM wrote it), and Python writes that line again (the query keeps the
-    values whose lines hold ``-0.0``, which JsonConverter reads back as ``0.0``)."""
-    import pyarrow.compute as pc
-
-    if "line" not in rows.schema.names:
-        return rows
-    at = rows.schema.get_field_index("value")
-    return rows.set_column(at, "value", pc.coalesce(rows.column("value"), rows.column("line")))
 
 
 def line_plan(config: SinkConfig) -> LinePlan | None:
@@ -239,9 +220,7 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         lines = _placed(_quoted_lines, place)
         return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
     if fmt == "json" and json_values:
-        default = isinstance(partitioner, DefaultPartitioner)  # no record of a line fails there
-        lines = _placed(_json_lines, place)
-        return LinePlan("json-json", None, b"\n", lines, values_in_lines=default)
+        return LinePlan("json-json", None, b"\n", _placed(_json_lines, place))
     if fmt == "avro" and converter == "json" and config.converters.value_schemas_enable:
         avro = AvroFormat(config.format.avro_codec, avro_data=avro_data_options(config))
         return LinePlan(DATUM_PLAN, None, b"", _placed_datums(envelope_datums(avro), place))

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.context import build_writer_context
-from s3connect.sink.lines import LinePlan, line_plan, values_from_lines
+from s3connect.sink.lines import LinePlan
 from s3connect.sink.output import output_batch
 from s3connect.sink.partition_state import PartitionStateStore
 from s3connect.sink.pending import decode_pending, open_chunks
@@ -44,8 +44,6 @@ class PartitionTask:
         self._now_ms = now_ms
         self._line_path = line_path
         """Whether runs of records may take the line path (:mod:`s3connect.sink.lines`)."""
-        plan = line_plan(config)
-        self._values_in_lines = plan is not None and plan.values_in_lines
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         ctx = build_writer_context(self._config)
@@ -56,8 +54,6 @@ class PartitionTask:
         current: _OpenPartition | None = None
         with gc_paused():
             for batch in batches:
-                if self._values_in_lines:
-                    batch = values_from_lines(batch)
                 for (topic, partition), rows in _partition_runs(batch):
                     if current is None or (topic, partition) != current.key:
                         if current is not None:

@@ -66,15 +66,7 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     if not plan.field_paths:
         if not registered(rows.sparkSession, FUNCTION):
             return rows
-        lined = rows.withColumn("line", F.call_function(FUNCTION, F.col("value")))
-        if not plan.values_in_lines:
-            return lined
-        # A value with a line does not cross to Python (~8 CPU s per million records per KB
-        # there); the task reads it from its line (sink.lines.values_from_lines). Not where the
-        # line holds "-0.0": JsonConverter reads that back as 0.0 (BigDecimal has no -0).
-        keep = F.col("line").isNull() | F.col("line").contains(F.lit(bytearray(b"-0.0")))
-        value = F.when(keep, F.col("value")).alias("value")
-        return lined.select(*(value if c == "value" else F.col(c) for c in lined.columns))
+        return rows.withColumn("line", F.call_function(FUNCTION, F.col("value")))
     if not registered(rows.sparkSession, FIELD_FUNCTION):
         return rows
     paths = F.lit(json.dumps([list(path) for path in plan.field_paths]))
