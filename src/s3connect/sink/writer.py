@@ -489,8 +489,9 @@ class TopicPartitionWriter:
         fmt = self._ctx.format
         assert isinstance(fmt, AvroFormat)
         first = entries[0]
-        head = self._converted(first) if isinstance(first, PendingRecord) else self._first(first)
-        schema = head.value_schema
+        # A record opens each file through write() (Rotator.joining), so it comes first.
+        assert isinstance(first, PendingRecord), "a file of runs starts with a single record"
+        schema = self._converted(first).value_schema
         assert schema is not None  # the datum plan's records have schemas
         encode = fmt.datum_encoder(schema)
         datums = [
@@ -507,12 +508,6 @@ class TopicPartitionWriter:
             self._ctx.storage, key, tags, lambda out: fmt.write_datums(schema, datums, sync, out)
         )
         return CommittedObject(key, self._topic, self._partition, encoded, start, end, count, size)
-
-    def _first(self, run: LineRun) -> SinkRecord:
-        """The first record of a run, converted again."""
-        return self._again(
-            next(iter(batch_records(self._topic, self._partition, run.columns.slice(0, 1))))
-        )
 
     def _converted(self, p: PendingRecord) -> SinkRecord:
         """A record of an open file as converted (again, when its saved conversion is gone)."""
