@@ -13,6 +13,7 @@ from typing import Literal, cast
 from s3connect.config.parsing import bool_text
 from s3connect.config.plugins import load_plugin, looks_like_python, plugin_keys
 from s3connect.config.reader import INT_MAX, KeyReader, resolve_class
+from s3connect.convert.avro_data import AvroDataOptions
 
 __all__ = ["FORMAT_CLASSES", "FormatConfig", "FormatName"]
 
@@ -68,6 +69,14 @@ class FormatConfig:
     """A Python format class (``format.class``), instead of :attr:`name`'s built-in."""
     plugin_settings: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
     """The connector config the plugin is made with (every key)."""
+
+    @property
+    def avro_data(self) -> AvroDataOptions:
+        """AvroData's settings of the Avro and Parquet formats."""
+        return AvroDataOptions(
+            enhanced_schema_support=self.enhanced_avro_schema_support,
+            allow_optional_map_keys=self.allow_optional_map_keys,
+        )
 
     @property
     def class_name(self) -> str:

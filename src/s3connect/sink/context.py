@@ -22,7 +22,7 @@ from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
-from s3connect.sink.lines import avro_data_options, line_plan
+from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
 from s3connect.sink.writer import WriterContext
@@ -47,7 +47,7 @@ def build_format(config: SinkConfig, fmt: str | None = None) -> Format:
     if fmt is None and config.format.plugin is not None:
         plugin: Format = load_plugin("format", config.format.plugin)(config.format.plugin_settings)
         return plugin
-    avro_data = avro_data_options(config)
+    avro_data = config.format.avro_data
     match fmt or config.format.name:
         case "avro":
             return make_format("avro", codec=config.format.avro_codec, avro_data=avro_data)

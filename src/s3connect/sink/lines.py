@@ -4,11 +4,13 @@ The most common S3 sink configs write each value as one line (JsonFormat, ByteAr
 a converter with no schema to look into (StringConverter, ByteArrayConverter, JsonConverter with
 ``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, the
 FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock
-time, or a JSON object's field). For those, a :class:`LinePlan` turns a column of Kafka values into
-the column of their lines and files at once (Arrow compute where it can), and the writer appends
-whole runs to the open files (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as
-far as :meth:`~s3connect.sink.rotation.Rotator.joining` finds that no rotation rule but
-``flush.size`` could fire: no record objects, no per-record rotation.
+time, or a JSON object's field); so do JsonConverter envelopes (``schemas.enable=true``) into
+AvroFormat, their "lines" being Avro datums (:mod:`s3connect.sink.avro_datums`). For those, a
+:class:`LinePlan` turns a column of Kafka values into the column of their lines and files at
+once (Arrow compute where it can), and the writer appends whole runs to the open files
+(:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as far as
+:meth:`~s3connect.sink.rotation.Rotator.joining` finds that no rotation rule but ``flush.size``
+could fire: no record objects, no per-record rotation.
 
 It writes exactly what the per-record path writes. A run goes the per-record way instead when
 any of its values is not provably written the same: a null (tombstone), bytes that are not
@@ -34,7 +36,6 @@ import pyarrow as pa
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
-from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.convert.json import JsonConverter
 from s3connect.convert.string import StringConverter
 from s3connect.errors import PartitionError
@@ -64,7 +65,6 @@ __all__ = [
     "BatchLines",
     "LinePlan",
     "LineRun",
-    "avro_data_options",
     "joined_lines",
     "line_plan",
 ]
@@ -222,21 +222,13 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
     if fmt == "json" and json_values:
         return LinePlan("json-json", None, b"\n", _placed(_json_lines, place))
     if fmt == "avro" and converter == "json" and config.converters.value_schemas_enable:
-        avro = AvroFormat(config.format.avro_codec, avro_data=avro_data_options(config))
+        avro = AvroFormat(config.format.avro_codec, avro_data=config.format.avro_data)
         return LinePlan(DATUM_PLAN, None, b"", _placed_datums(envelope_datums(avro), place))
     return None
 
 
 DATUM_PLAN = "json-avro"
 """The plan whose lines are Avro datums (a file of them: AvroFormat.write_datums)."""
-
-
-def avro_data_options(config: SinkConfig) -> AvroDataOptions:
-    """AvroData's settings of the sink's Avro and Parquet formats."""
-    return AvroDataOptions(
-        enhanced_schema_support=config.format.enhanced_avro_schema_support,
-        allow_optional_map_keys=config.format.allow_optional_map_keys,
-    )
 
 
 def _eligible(config: SinkConfig) -> bool:
