@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import time
+import uuid
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -24,7 +25,8 @@ from confluent_kafka import Producer
 
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.summary import SinkSummary
-from s3connect.spark.sink_query import run_sink
+from s3connect.spark.jvm_lines import JVM_LINES_ENV, with_jvm_lines
+from s3connect.spark.sink_query import processor_input, run_sink
 from tests.conftest import KAFKA, S3_CREDENTIALS, S3_ENDPOINT
 
 # ---------------------------------------------------------------------------------------------
@@ -212,3 +214,39 @@ def offsets_by_key(summary_objects: Iterable[Mapping[str, Any]]) -> dict[str, tu
         o["object_key"]: (o["start_offset"], o["end_offset"], o["record_count"])
         for o in summary_objects
     }
+
+
+KAFKA_ROWS = (
+    "topic string, partition int, offset long, timestamp long, key binary, value binary, "
+    "headers array<struct<key: string, value: binary>>"
+)
+"""The Kafka source's rows, for empty DataFrames of them."""
+
+Written = tuple[dict[str, bytes], int, list[tuple[int, int]]]
+
+
+def written_with_and_without_jvm(
+    spark: Any, s3: Any, monkeypatch: Any, topic: str, tmp: Path, **keys: str
+) -> dict[bool, Written]:
+    """The sink run on ``topic`` into a new bucket twice, with the JVM line functions (True) and
+    without them (``S3CONNECT_JVM_LINES=off``): each run's objects (by key below the topics
+    folder), dead letters, and committed (start offset, record count)."""
+    written: dict[bool, Written] = {}
+    for jvm in (True, False):
+        bucket = f"jvm-{str(jvm).lower()}-{uuid.uuid4().hex[:8]}"
+        s3.create_bucket(Bucket=bucket)
+        run_keys = sink_keys(topic, bucket, tmp / bucket, **keys)
+        if jvm:
+            monkeypatch.delenv(JVM_LINES_ENV, raising=False)
+        else:
+            monkeypatch.setenv(JVM_LINES_ENV, "off")
+        empty = processor_input(spark.createDataFrame([], KAFKA_ROWS))
+        rows = with_jvm_lines(empty, SinkConfig.from_mapping(run_keys))
+        assert ("line" in rows.columns) is jvm
+        summary = run(spark, run_keys)
+        written[jvm] = (
+            {k.split("/", 1)[1]: v for k, v in objects(s3, bucket).items()},
+            summary.dead_letters,
+            [(o["start_offset"], o["record_count"]) for o in summary.objects],
+        )
+    return written

@@ -10,7 +10,6 @@ import io
 import json
 import random
 import struct
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +18,11 @@ import pyarrow as pa
 import pytest
 from confluent_kafka import Producer
 
-from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.avro import AvroFormat, sync_marker
-from s3connect.spark.jvm_lines import DATUM_FUNCTION, JVM_LINES_ENV, registered, with_jvm_lines
-from s3connect.spark.sink_query import processor_input
-from tests.integration.sinkhelp import objects, produce, run, sink_keys
+from s3connect.spark.jvm_lines import DATUM_FUNCTION, registered
+from tests.integration.sinkhelp import produce, written_with_and_without_jvm
 
 pytestmark = pytest.mark.integration
 
@@ -247,30 +244,10 @@ def test_a_sink_run_writes_the_same_avro_with_and_without_the_jvm(
         values += schemas
     values[10:13] = [None, b"", b'{"schema":{"type":"int32","optional":false},"payload":"x"}']
     produce(producer, topic, values)
-    written = {}
-    for jvm in (True, False):
-        bucket = f"jvm-datums-{str(jvm).lower()}-{uuid.uuid4().hex[:8]}"
-        s3.create_bucket(Bucket=bucket)
-        keys = sink_keys(topic, bucket, tmp_path / bucket, **{
-            "flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore",
-            **_AVRO_KEYS,
-        })  # fmt: skip
-        config = SinkConfig.from_mapping(keys)
-        monkeypatch.setenv(JVM_LINES_ENV, "on" if jvm else "off")
-        rows = with_jvm_lines(processor_input(spark.createDataFrame([], _KAFKA_ROWS)), config)
-        assert ("line" in rows.columns) is jvm
-        summary = run(spark, keys)
-        written[jvm] = (
-            {k.split("/", 1)[1]: v for k, v in objects(s3, bucket).items()},
-            summary.dead_letters,
-            [(o["start_offset"], o["record_count"]) for o in summary.objects],
-        )
+    keys = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
+    written = written_with_and_without_jvm(
+        spark, s3, monkeypatch, topic, tmp_path, **keys, **_AVRO_KEYS
+    )
     assert written[True] == written[False]
     files, dead_letters, _ = written[True]
     assert dead_letters > 0 and len(files) > 10
-
-
-_KAFKA_ROWS = (
-    "topic string, partition int, offset long, timestamp long, key binary, value binary, "
-    "headers array<struct<key: string, value: binary>>"
-)

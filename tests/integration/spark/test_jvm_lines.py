@@ -8,7 +8,6 @@ import itertools
 import json
 import random
 import struct
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +21,11 @@ from s3connect.spark import jvm_lines
 from s3connect.spark.jvm_lines import (
     FIELD_FUNCTION,
     FUNCTION,
-    JVM_LINES_ENV,
     registered,
     with_jvm_lines,
 )
 from s3connect.spark.sink_query import processor_input
-from tests.integration.sinkhelp import objects, produce, run, sink_keys
+from tests.integration.sinkhelp import KAFKA_ROWS, produce, sink_keys, written_with_and_without_jvm
 from tests.reference.random_json import generated
 
 pytestmark = pytest.mark.integration
@@ -294,27 +292,9 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     )  # fmt: skip
     values[10:13] = [None, b"", b"{broken"]  # a tombstone, a blank value, a dead letter
     produce(producer, topic, values)
-    written = {}
-    for jvm in (True, False):
-        bucket = f"jvm-lines-{str(jvm).lower()}-{uuid.uuid4().hex[:8]}"
-        s3.create_bucket(Bucket=bucket)
-        keys = sink_keys(topic, bucket, tmp_path / bucket, **{
-            "flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore",
-            **{"default": {}, "field": _FIELD_KEYS, "time-field": _TIME_FIELD_KEYS}[kind],
-        })  # fmt: skip
-        config = SinkConfig.from_mapping(keys)
-        if jvm:
-            monkeypatch.delenv(JVM_LINES_ENV, raising=False)
-        else:
-            monkeypatch.setenv(JVM_LINES_ENV, "off")
-        rows = with_jvm_lines(processor_input(spark.createDataFrame([], _KAFKA_ROWS)), config)
-        assert ("line" in rows.columns) is jvm
-        summary = run(spark, keys)
-        written[jvm] = (
-            {k.split("/", 1)[1]: v for k, v in objects(s3, bucket).items()},
-            summary.dead_letters,
-            [(o["start_offset"], o["record_count"]) for o in summary.objects],
-        )
+    keys = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
+    extra = {"default": {}, "field": _FIELD_KEYS, "time-field": _TIME_FIELD_KEYS}[kind]
+    written = written_with_and_without_jvm(spark, s3, monkeypatch, topic, tmp_path, **keys, **extra)
     assert written[True] == written[False]
     files, dead_letters, _ = written[True]
     assert dead_letters > 0 and len(files) > 5
@@ -327,7 +307,7 @@ def test_without_the_jar_the_lines_come_from_python(
     monkeypatch.setattr(jvm_lines, "FUNCTION", "s3connect_not_there")
     monkeypatch.setattr(jvm_lines, "_told", False)
     config = SinkConfig.from_mapping(sink_keys("t", "b", tmp_path))
-    empty = processor_input(spark.createDataFrame([], _KAFKA_ROWS))
+    empty = processor_input(spark.createDataFrame([], KAFKA_ROWS))
     assert "line" not in with_jvm_lines(empty, config).columns
     assert not registered(spark, "s3connect_not_there")
     told = [line for line in s3connect_log if "s3connect.jvm.NotThere" in line]
@@ -339,9 +319,3 @@ def test_the_function_is_registered_again_in_a_new_session(spark: Any) -> None:
     other = spark.newSession()  # its own temporary functions
     assert not other.catalog.functionExists(FUNCTION)
     assert registered(other, FUNCTION) and other.catalog.functionExists(FUNCTION)
-
-
-_KAFKA_ROWS = (
-    "topic string, partition int, offset long, timestamp long, key binary, value binary, "
-    "headers array<struct<key: string, value: binary>>"
-)
