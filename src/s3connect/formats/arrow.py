@@ -30,7 +30,13 @@ from s3connect.convert.avro_data import (
 )
 from s3connect.convert.codegen import connect_to_arrow_fast
 
-__all__ = ["arrow_schema", "compile_to_arrow", "from_arrow_value", "to_arrow_value"]
+__all__ = [
+    "arrow_schema",
+    "compile_to_arrow",
+    "from_arrow_value",
+    "json_payload_table",
+    "to_arrow_value",
+]
 
 _SIMPLE = {
     Type.INT8: pa.int32(),
@@ -183,3 +189,70 @@ def from_arrow_value(schema: ConnectSchema, value: Any) -> Any:
             out[from_arrow_value(key, k)] = from_arrow_value(item, v)
         return out
     return value
+
+
+_READ_AS = {pa.date32(): pa.int32(), pa.time32("ms"): pa.int32()}
+_ZEROS: dict[pa.DataType, Any] = {pa.bool_(): False, pa.string(): ""}
+_READ_ROWS = 50_000  # lines per read: a block of JSON text well under Arrow's 2 GiB
+
+
+def json_payload_table(lines: pa.Array, columns: pa.Schema) -> pa.Table:
+    """JSON objects, one per line (``lines``, without line ends), as the table of ``columns``
+    (:func:`arrow_schema`'s) that :func:`compile_to_arrow` gives for the same values, read by
+    Arrow's JSON reader: Dates, Times and Timestamps are read as their numbers, fields missing
+    from an object are null, fields beyond ``columns`` are ignored.
+
+    The text must hold values of exactly their field's kind, in range, with no bytes or maps
+    (``s3connect.jvm.JsonParquetPayload`` says which payloads do).
+
+    Raises:
+        ValueError: text that is not such JSON objects.
+    """
+    import pyarrow.compute as pc
+    import pyarrow.json as pj
+
+    readable = pa.schema([_read_as(f) for f in columns])
+    options = pj.ParseOptions(explicit_schema=readable, unexpected_field_behavior="ignore")
+    pieces = []
+    for start in range(0, len(lines), _READ_ROWS):
+        piece = lines.slice(start, _READ_ROWS)
+        as_list = pa.ListArray.from_arrays(pa.array([0, len(piece)], pa.int32()), piece)
+        text = pc.binary_join(as_list, pa.scalar(b"\n", pa.binary()))[0].as_buffer()
+        read = pj.ReadOptions(use_threads=False, block_size=max(text.size, 1) + 1)
+        table = pj.read_json(pa.BufferReader(text), read_options=read, parse_options=options)
+        if table.num_rows != len(piece):
+            raise ValueError(f"{len(piece)} JSON payloads read as {table.num_rows} rows")
+        pieces.append(table.combine_chunks())
+    read_all = pa.concat_tables(pieces) if pieces else readable.empty_table()
+    columns_read = zip(read_all.columns, columns, strict=True)
+    arrays = [_retyped(column.combine_chunks(), f) for column, f in columns_read]
+    return pa.Table.from_arrays(arrays, schema=columns)
+
+
+def _read_as(field: pa.Field) -> pa.Field:
+    """``field`` as Arrow's JSON reader reads it: nullable (nulls under a null struct), logical
+    types as their numbers."""
+    t = field.type
+    if pa.types.is_struct(t):
+        t = pa.struct([_read_as(f) for f in t])
+    elif pa.types.is_list(t):
+        t = pa.list_(_read_as(t.value_field))
+    elif pa.types.is_timestamp(t):
+        t = pa.int64()
+    return pa.field(field.name, _READ_AS.get(t, t), nullable=True)
+
+
+def _retyped(array: pa.Array, field: pa.Field) -> pa.Array:
+    """``array`` (as :func:`_read_as` read it) of ``field``'s type: not null where ``field``
+    is not nullable (a null struct's children, unseen in Parquet, become zeros)."""
+    t = field.type
+    mask = array.is_null() if array.null_count and field.nullable else None
+    if pa.types.is_struct(t):
+        children = [_retyped(array.field(i), t.field(i)) for i in range(t.num_fields)]
+        return pa.StructArray.from_arrays(children, fields=list(t), mask=mask)
+    if pa.types.is_list(t):
+        items = _retyped(array.values, t.value_field)
+        return pa.ListArray.from_arrays(array.offsets, items, type=t, mask=mask)
+    if array.null_count and not field.nullable:
+        array = array.fill_null(_ZEROS.get(array.type, 0))
+    return array if array.type == t else array.view(t)

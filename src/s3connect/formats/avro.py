@@ -12,7 +12,7 @@ import hashlib
 import io
 import json
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 import fastavro
@@ -30,6 +30,7 @@ from s3connect.convert.avro_data import (
 )
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema, read_long, read_varint
+from s3connect.util.java_utf8 import java_utf8_ready
 
 __all__ = ["AVRO_CODECS", "AvroFormat", "read_avro", "sync_marker"]
 
@@ -117,15 +118,12 @@ class AvroFormat:
         # is not AvroData's and its codecs are not ours: it writes uncompressed blocks, which are
         # re-framed behind our header with our codec.
         convert = compile_to_avro(schema, self.avro_data)
-        plain = io.BytesIO()
-        fastavro.writer(
-            plain,
-            fastavro.parse_schema(avro_schema(schema, self.avro_data)),
-            map(convert, [record.value for record in records]),
-            codec="null",
-            sync_interval=_SYNC_INTERVAL,
-            sync_marker=sync,
-        )
+        parsed = fastavro.parse_schema(avro_schema(schema, self.avro_data))
+        values = [record.value for record in records]
+        try:
+            plain = self._plain(parsed, map(convert, values), sync)
+        except UnicodeEncodeError:  # a lone surrogate: "?", as Avro's Java strings write it
+            plain = self._plain(parsed, (java_utf8_ready(convert(v)) for v in values), sync)
         for count, data in _plain_blocks(plain, sync):
             self._write_block(out, data, count, sync)
 
@@ -136,10 +134,24 @@ class AvroFormat:
 
         def encode(value: Any) -> bytes:
             out = io.BytesIO()
-            fastavro.schemaless_writer(out, parsed, convert(value))
+            datum = convert(value)
+            try:
+                fastavro.schemaless_writer(out, parsed, datum)
+            except UnicodeEncodeError:  # a lone surrogate: "?", as in write()
+                out = io.BytesIO()
+                fastavro.schemaless_writer(out, parsed, java_utf8_ready(datum))
             return out.getvalue()
 
         return encode
+
+    @staticmethod
+    def _plain(parsed: Any, datums: Iterable[Any], sync: bytes) -> io.BytesIO:
+        """The datums in fastavro's container, uncompressed (blocks cut as Avro Java cuts)."""
+        plain = io.BytesIO()
+        fastavro.writer(
+            plain, parsed, datums, codec="null", sync_interval=_SYNC_INTERVAL, sync_marker=sync
+        )
+        return plain
 
     def write_datums(
         self, schema: ConnectSchema, datums: Sequence[pa.Array], sync: bytes, out: BinaryIO

@@ -16,10 +16,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from s3connect.connect.records import SinkRecord
+from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.avro_data import AvroDataOptions, avro_schema_json, to_connect_schema
-from s3connect.formats.arrow import arrow_schema, compile_to_arrow, from_arrow_value
+from s3connect.formats.arrow import (
+    arrow_schema,
+    compile_to_arrow,
+    from_arrow_value,
+    json_payload_table,
+)
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema
+from s3connect.util.java_utf8 import java_utf8_ready
 
 __all__ = ["PARQUET_CODECS", "ParquetFormat", "read_parquet"]
 
@@ -85,22 +92,60 @@ class ParquetFormat:
             raise ValueError(
                 "ParquetFormat needs records with a struct value schema; got schemaless data"
             )
+        columns = self._columns(schema)
+        convert = compile_to_arrow(schema, self.avro_data)
+        with self._writer(out, columns) as writer:
+            for start in range(0, len(records), self.batch_size):
+                batch = records[start : start + self.batch_size]
+                rows = [_row(convert, record) for record in batch]
+                writer.write_batch(_rows_batch(rows, columns))
+
+    def write_payloads(
+        self, schema: ConnectSchema, parts: Sequence[pa.Array | SinkRecord], out: BinaryIO
+    ) -> None:
+        """Write one Parquet file of records of the value schema ``schema``, in order: runs of
+        their payloads' JSON text (binary arrays, read by
+        :func:`~s3connect.formats.arrow.json_payload_table`) and single records; the same bytes
+        :meth:`write` writes for those records."""
+        columns = self._columns(schema)
+        convert = compile_to_arrow(schema, self.avro_data)
+        tables, singles = [], []
+        for part in [*parts, None]:
+            if isinstance(part, SinkRecord):
+                singles.append(_row(convert, part))
+                continue
+            if singles:
+                tables.append(pa.Table.from_batches([_rows_batch(singles, columns)]))
+                singles = []
+            if part is not None:
+                tables.append(json_payload_table(part, columns))
+        whole = pa.concat_tables(tables)
+        with self._writer(out, columns) as writer:
+            for start in range(0, whole.num_rows, self.batch_size):
+                writer.write_table(whole.slice(start, self.batch_size).combine_chunks())
+
+    def _columns(self, schema: ConnectSchema) -> pa.Schema:
+        """The Arrow schema of ``schema``'s values, with AvroData's Avro schema as its footer."""
         options = self.avro_data
-        columns = arrow_schema(schema, options).with_metadata(
+        return arrow_schema(schema, options).with_metadata(
             {"parquet.avro.schema": avro_schema_json(schema, options), "writer.model.name": "avro"}
         )
-        with pq.ParquetWriter(
+
+    def _writer(self, out: BinaryIO, columns: pa.Schema) -> pq.ParquetWriter:
+        return pq.ParquetWriter(
             out,
             columns,
             compression=self._compression,
             use_dictionary=True,
             data_page_size=_PAGE_SIZE,
-        ) as writer:
-            convert = compile_to_arrow(schema, options)
-            for start in range(0, len(records), self.batch_size):
-                batch = records[start : start + self.batch_size]
-                rows = [_row(convert, record) for record in batch]
-                writer.write_batch(pa.RecordBatch.from_pylist(rows, schema=columns))
+        )
+
+
+def _rows_batch(rows: list[Any], columns: pa.Schema) -> pa.RecordBatch:
+    try:
+        return pa.RecordBatch.from_pylist(rows, schema=columns)
+    except UnicodeEncodeError:  # a lone surrogate: "?", as parquet-avro's Java strings write it
+        return pa.RecordBatch.from_pylist(java_utf8_ready(rows), schema=columns)
 
 
 def _row(convert: Callable[[Any], Any], record: SinkRecord) -> Any:

@@ -5,7 +5,8 @@ a converter with no schema to look into (StringConverter, ByteArrayConverter, Js
 ``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, the
 FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock
 time, or a JSON object's field); so do JsonConverter envelopes (``schemas.enable=true``) into
-AvroFormat, their "lines" being Avro datums (:mod:`s3connect.sink.avro_datums`). For those, a
+AvroFormat, their "lines" being Avro datums, and into ParquetFormat, their lines being the
+payloads' JSON text (:mod:`s3connect.sink.envelopes`). For those, a
 :class:`LinePlan` turns a column of Kafka values into the column of their lines and files at
 once (Arrow compute where it can), and the writer appends whole runs to the open files
 (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as far as
@@ -42,7 +43,7 @@ from s3connect.errors import PartitionError
 from s3connect.formats.avro import AvroFormat
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
-from s3connect.sink.avro_datums import SchemaDatums, envelope_datums
+from s3connect.sink.envelopes import SchemaLines, envelope_datums, envelope_payloads
 from s3connect.sink.partitioners import (
     DefaultPartitioner,
     FieldPartitioner,
@@ -62,6 +63,7 @@ from s3connect.util.timeformat import JodaZone
 
 __all__ = [
     "DATUM_PLAN",
+    "PAYLOAD_PLAN",
     "BatchLines",
     "LinePlan",
     "LineRun",
@@ -139,7 +141,7 @@ class BatchLines:
         partitions: The distinct encoded partitions of the batch's records.
         timestamps: Each record's timestamp from the partitioner's extractor; None without one.
         schema: The value schema of every record with a line, where the batch decides it (Avro
-            datums: :mod:`s3connect.sink.avro_datums`); None: the plan's.
+            datums, Parquet payloads: :mod:`s3connect.sink.envelopes`); None: the plan's.
     """
 
     lines: pa.Array
@@ -221,14 +223,22 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
     if fmt == "json" and json_values:
         return LinePlan("json-json", None, b"\n", _placed(_json_lines, place))
-    if fmt == "avro" and converter == "json" and config.converters.value_schemas_enable:
-        avro = AvroFormat(config.format.avro_codec, avro_data=config.format.avro_data)
-        return LinePlan(DATUM_PLAN, None, b"", _placed_datums(envelope_datums(avro), place))
+    if converter == "json" and config.converters.value_schemas_enable:
+        if fmt == "avro":
+            avro = AvroFormat(config.format.avro_codec, avro_data=config.format.avro_data)
+            return LinePlan(
+                DATUM_PLAN, None, b"", _placed_with_schema(envelope_datums(avro), place)
+            )
+        if fmt == "parquet":
+            payloads = _placed_with_schema(envelope_payloads(), place)
+            return LinePlan(PAYLOAD_PLAN, None, b"\n", payloads)
     return None
 
 
 DATUM_PLAN = "json-avro"
 """The plan whose lines are Avro datums (a file of them: AvroFormat.write_datums)."""
+PAYLOAD_PLAN = "json-parquet"
+"""The plan whose lines are envelope payloads (a file of them: ParquetFormat.write_payloads)."""
 
 
 def _eligible(config: SinkConfig) -> bool:
@@ -272,11 +282,11 @@ def _placed(value_lines: ValueLines, place: Placer) -> BatchPlan:
     return batch
 
 
-def _placed_datums(datums: SchemaDatums, place: Placer) -> BatchPlan:
-    """Avro datums (of one value schema per batch) going to the files ``place`` finds."""
+def _placed_with_schema(schema_lines: SchemaLines, place: Placer) -> BatchPlan:
+    """Lines of one value schema per batch going to the files ``place`` finds."""
 
     def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
-        found = datums(rows)
+        found = schema_lines(rows)
         if found is None:
             return None
         encoded, timestamps = place(rows, topic, partition, now_ms)

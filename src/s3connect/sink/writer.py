@@ -45,6 +45,7 @@ from s3connect.connect.schema import ConnectSchema
 from s3connect.errors import RecordError
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.formats.base import Format, LineFormat
+from s3connect.formats.parquet import ParquetFormat
 from s3connect.formats.views import header_texts
 from s3connect.sink.dead_letters import DeadLetter
 from s3connect.sink.lines import BatchLines, LinePlan, LineRun, joined_lines
@@ -466,8 +467,8 @@ class TopicPartitionWriter:
         """A file of the line path: its runs' lines and its single records' (written by the
         format), in order (no keys or headers files: the line path has none)."""
         plan, fmt = self._ctx.lines, self._ctx.format
-        if isinstance(fmt, AvroFormat):
-            return self._write_datum_file(encoded, entries, count)
+        if isinstance(fmt, AvroFormat | ParquetFormat):
+            return self._write_schema_file(encoded, entries, count)
         assert plan is not None and isinstance(fmt, LineFormat)
 
         def parts() -> Iterator[bytes | memoryview]:
@@ -483,30 +484,35 @@ class TopicPartitionWriter:
         size = _store(self._ctx.storage, key, tags, lambda out: fmt.write_lines(parts(), out))
         return CommittedObject(key, self._topic, self._partition, encoded, start, end, count, size)
 
-    def _write_datum_file(self, encoded: str, entries: list[Entry], count: int) -> CommittedObject:
-        """An Avro file of the line path: its runs' datums and its single records' (projected
-        onto the file's schema, that of its first record, as :meth:`_write_file` does)."""
+    def _write_schema_file(self, encoded: str, entries: list[Entry], count: int) -> CommittedObject:
+        """An Avro or Parquet file of the line path: its runs' datums or payloads and its single
+        records (projected onto the file's schema, that of its first record, as
+        :meth:`_write_file` does)."""
         fmt = self._ctx.format
-        assert isinstance(fmt, AvroFormat)
         first = entries[0]
         # A record opens each file through write() (Rotator.joining), so it comes first.
         assert isinstance(first, PendingRecord), "a file of runs starts with a single record"
         schema = self._converted(first).value_schema
-        assert schema is not None  # the datum plan's records have schemas
-        encode = fmt.datum_encoder(schema)
-        datums = [
-            p.lines
-            if isinstance(p, LineRun)
-            else pa.array([encode(_onto_schema([self._converted(p)], schema)[0].value)])
+        assert schema is not None  # these plans' records have schemas
+        singles = [
+            _onto_schema([self._converted(p)], schema)[0] if isinstance(p, PendingRecord) else p
             for p in entries
         ]
         start, end = entries[0].first_offset, entries[-1].last_offset
         key = self._ctx.object_key(self._topic, encoded, self._partition, start, fmt.extension)
-        sync = sync_marker(self._topic, self._partition, start, end, count)
-        tags = _file_tags(start, end, count)
-        size = _store(
-            self._ctx.storage, key, tags, lambda out: fmt.write_datums(schema, datums, sync, out)
-        )
+        write: Callable[[BinaryIO], None]
+        if isinstance(fmt, AvroFormat):
+            encode = fmt.datum_encoder(schema)
+            datums = [
+                p.lines if isinstance(p, LineRun) else pa.array([encode(p.value)]) for p in singles
+            ]
+            sync = sync_marker(self._topic, self._partition, start, end, count)
+            write = partial(fmt.write_datums, schema, datums, sync)
+        else:
+            assert isinstance(fmt, ParquetFormat)
+            parts = [p.lines if isinstance(p, LineRun) else p for p in singles]
+            write = partial(fmt.write_payloads, schema, parts)
+        size = _store(self._ctx.storage, key, _file_tags(start, end, count), write)
         return CommittedObject(key, self._topic, self._partition, encoded, start, end, count, size)
 
     def _converted(self, p: PendingRecord) -> SinkRecord:

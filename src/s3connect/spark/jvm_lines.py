@@ -2,12 +2,13 @@
 JVM functions (``jvm/src/s3connect/jvm``, in ``s3connect-jvm.jar``): the JSON lines of
 JsonConverter (``schemas.enable=false``) into JsonFormat as Kafka's own JsonConverter and Jackson
 give them (``SchemalessJsonLine``), and the Avro datums of JsonConverter envelopes
-(``schemas.enable=true``) into AvroFormat (``JsonAvroDatum``).
+(``schemas.enable=true``) into AvroFormat (``JsonAvroDatum``) or where their payloads start, for
+Arrow's JSON reader, into ParquetFormat (``JsonParquetPayload``).
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
 compute), the Python workers compute the same lines and datums (:mod:`s3connect.sink.lines`,
-:mod:`s3connect.sink.avro_datums`); so they do, record by record, wherever a JVM function returns
-null.
+:mod:`s3connect.sink.envelopes`; Parquet payloads go per record); so they do, record by record,
+wherever a JVM function returns null.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 from typing import TYPE_CHECKING
 
 from s3connect.config.sink import SinkConfig
-from s3connect.sink.lines import DATUM_PLAN, line_plan
+from s3connect.sink.lines import DATUM_PLAN, PAYLOAD_PLAN, line_plan
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -28,6 +29,7 @@ __all__ = [
     "FIELD_FUNCTION",
     "FUNCTION",
     "JVM_LINES_ENV",
+    "PAYLOAD_FUNCTION",
     "registered",
     "with_jvm_lines",
 ]
@@ -37,11 +39,14 @@ logger = logging.getLogger(__name__)
 FUNCTION = "s3connect_schemaless_json_line"
 FIELD_FUNCTION = "s3connect_schemaless_json_field_line"
 DATUM_FUNCTION = "s3connect_json_avro_datum"
+PAYLOAD_FUNCTION = "s3connect_json_parquet_payload"
 _CLASSES = {
     FUNCTION: "s3connect.jvm.SchemalessJsonLine",
     FIELD_FUNCTION: "s3connect.jvm.SchemalessJsonFieldLine",
     DATUM_FUNCTION: "s3connect.jvm.JsonAvroDatum",
+    PAYLOAD_FUNCTION: "s3connect.jvm.JsonParquetPayload",
 }
+_ENVELOPE_COLUMNS = {DATUM_FUNCTION: "line", PAYLOAD_FUNCTION: "payload_start"}
 JVM_LINES_ENV = "S3CONNECT_JVM_LINES"
 """Set to ``off`` to compute every line in the Python workers (to compare, or to rule it out)."""
 
@@ -58,8 +63,10 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
         return rows
     from pyspark.sql import functions as F
 
-    if plan.name == DATUM_PLAN:
-        return _with_datums(rows)
+    if plan.name in (DATUM_PLAN, PAYLOAD_PLAN):
+        return _with_envelope_lines(
+            rows, DATUM_FUNCTION if plan.name == DATUM_PLAN else PAYLOAD_FUNCTION
+        )
     if plan.name != "json-json":
         return rows
 
@@ -78,17 +85,20 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     )
 
 
-def _with_datums(rows: DataFrame) -> DataFrame:
-    """``rows`` with the Avro datums of JsonConverter envelopes (``line``) and the number of
-    each one's schema (``schema_id``): ``s3connect.jvm.JsonAvroDatum``."""
+def _with_envelope_lines(rows: DataFrame, function: str) -> DataFrame:
+    """``rows`` with the Avro datums of JsonConverter envelopes (``line``:
+    ``s3connect.jvm.JsonAvroDatum``) or where their payloads start (``payload_start``:
+    ``s3connect.jvm.JsonParquetPayload``), and the number of each one's schema
+    (``schema_id``)."""
     from pyspark.sql import functions as F
 
-    if not registered(rows.sparkSession, DATUM_FUNCTION):
+    if not registered(rows.sparkSession, function):
         return rows
-    both = rows.withColumn(_LINE_FIELDS, F.call_function(DATUM_FUNCTION, F.col("value")))
+    column = _ENVELOPE_COLUMNS[function]
+    both = rows.withColumn(_LINE_FIELDS, F.call_function(function, F.col("value")))
     return both.select(
         *rows.columns,
-        F.col(f"{_LINE_FIELDS}.line").alias("line"),
+        F.col(f"{_LINE_FIELDS}.{column}").alias(column),
         F.col(f"{_LINE_FIELDS}.schema_id").alias("schema_id"),
     )
 
@@ -97,7 +107,14 @@ def registered(spark: SparkSession, function: str) -> bool:
     """Whether the JVM ``function`` is in ``spark``, registering it when it is not; False when
     its jar is not there (said once in the log)."""
     global _told
-    from pyspark.sql.types import BinaryType, DataType, LongType, StructField, StructType
+    from pyspark.sql.types import (
+        BinaryType,
+        DataType,
+        IntegerType,
+        LongType,
+        StructField,
+        StructType,
+    )
 
     if spark.catalog.functionExists(function):
         return True
@@ -107,6 +124,10 @@ def registered(spark: SparkSession, function: str) -> bool:
     elif function == DATUM_FUNCTION:
         returns = StructType(
             [StructField("line", BinaryType()), StructField("schema_id", LongType())]
+        )
+    elif function == PAYLOAD_FUNCTION:
+        returns = StructType(
+            [StructField("payload_start", IntegerType()), StructField("schema_id", LongType())]
         )
     try:
         spark.udf.registerJavaFunction(function, _CLASSES.get(function, function), returns)

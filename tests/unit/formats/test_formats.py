@@ -605,3 +605,34 @@ def test_parquet_format_applies_the_avro_data_options() -> None:
             ParquetFormat(avro_data=ENUM_AND_MAPS),
             records([{"color": "RED", "tags": {None: 1}}], TAGGED),
         )
+
+
+def test_lone_surrogates_are_written_as_java_writes_them() -> None:
+    """JSON's "\\ud800" reads into a string UTF-8 cannot hold; Avro's and parquet-avro's Java
+    string writers (String.getBytes(UTF_8)) write "?" for it, in values and map keys."""
+    envelope = {
+        "schema": {
+            "type": "struct",
+            "fields": [
+                {"field": "s", "type": "string"},
+                {
+                    "field": "m",
+                    "type": "map",
+                    "keys": {"type": "string"},
+                    "values": {"type": "string"},
+                },
+            ],
+        },
+        "payload": {"s": "a\ud800b\udfff", "m": {"k\udc00": "\ud83d", "ok": "😀"}},
+    }
+    value, schema = JsonConverter().to_connect("t", json.dumps(envelope).encode())
+    assert value["s"] == "a\ud800b\udfff"
+    written = {"s": "a?b?", "m": {"k?": "?", "ok": "😀"}}
+    avro = fastavro.reader(io.BytesIO(write(AvroFormat(), records([value], schema))))
+    assert list(avro) == [written]
+    table = read_parquet(write(ParquetFormat(), records([value], schema)))
+    assert table.to_pylist() == [{"s": "a?b?", "m": [("k?", "?"), ("ok", "😀")]}]
+    assert (
+        AvroFormat().datum_encoder(schema)(value)
+        == b"\x08a?b?\x04\x04k?\x02?\x04ok\x08\xf0\x9f\x98\x80\x00"
+    )

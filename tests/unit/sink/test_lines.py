@@ -4,6 +4,8 @@ the same errors and the same saved state, also when micro-batches switch between
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import random
 from pathlib import Path
@@ -14,9 +16,11 @@ import pyarrow as pa
 import pytest
 
 from s3connect.config.sink import SinkConfig
+from s3connect.connect.records import SinkRecord
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.avro import AvroFormat
 from s3connect.formats.json import json_line
+from s3connect.formats.parquet import ParquetFormat
 from s3connect.sink.lines import LineRun, _offsets, line_plan
 from s3connect.sink.partition_state import PartitionStateStore, local_state_root
 from s3connect.sink.pending import decode_pending
@@ -56,6 +60,11 @@ _PAIRS = {
         "value.converter": "org.apache.kafka.connect.json.JsonConverter",
         "value.converter.schemas.enable": "true",
         "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
+    },
+    "json-parquet": {
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "true",
+        "format.class": "io.confluent.connect.s3.format.parquet.ParquetFormat",
     },
 }
 
@@ -139,26 +148,47 @@ _ENVELOPE_SCHEMAS = [
 ]  # fmt: skip
 
 
-def _envelope_value(rng: random.Random) -> bytes:
+# Parquet: structs only, no bytes and no maps (Arrow's JSON reader reads neither).
+_PARQUET_FIELDS = [f for f in _ENVELOPE_FIELDS if f["type"] not in ("bytes", "map")]
+_PARQUET_SCHEMAS = [
+    {"type": "struct", "name": "t.V", "optional": False, "fields": _PARQUET_FIELDS},
+    {"type": "struct", "name": "t.V", "optional": False,  # a compatible later version
+     "fields": [*_PARQUET_FIELDS, _f("extra", "string", True)]},
+    _ENVELOPE_SCHEMAS[0],  # with bytes and a map: per record
+    _ENVELOPE_SCHEMAS[3],
+]  # fmt: skip
+
+
+def _envelope_value(
+    rng: random.Random, schemas: list[dict[str, Any]], clean: bool = False
+) -> bytes:
     """A JsonConverter envelope of one of a few schemas, most of its payloads converting, some
-    with a value of the wrong kind, a null for a required field, an edge number."""
-    schema = rng.choice(_ENVELOPE_SCHEMAS[:1] * 6 + _ENVELOPE_SCHEMAS[1:])
+    with a value of the wrong kind, a null for a required field, an edge number; ``clean``: only
+    values of their field's kind, in range, with every field."""
+    schema = rng.choice(schemas[:1] * (30 if clean else 6) + schemas[1:])
     if schema["type"] == "string":
         payload: Any = rng.choice([*_TEXTS, None, 5])
     else:
         payload = {
-            f["field"]: _field_payload(rng, f) for f in schema["fields"] if rng.random() < 0.97
+            f["field"]: _field_payload(rng, f, clean)
+            for f in schema["fields"]
+            if clean or rng.random() < 0.97
         }
-    if rng.random() < 0.03:
+    if not clean and rng.random() < 0.03:
         return rng.choice([b"{", b'{"schema":null,"payload":1}', b'{"payload":{}}', b"[]"])
     envelope = json.dumps({"schema": schema, "payload": payload}, separators=(",", ":"))
     return envelope.encode()
 
 
-def _field_payload(rng: random.Random, field: dict[str, Any]) -> Any:
-    if rng.random() < 0.03:
-        return rng.choice([None, "text", 1.5, [1], {"x": 1}, True, 2**70])
+_CLEAN = {"double": [0.5, -1.25e-7, 3, 0.1, 1e30], "int8": [-128, 127, 5], "int32": [17, -19000]}
+
+
+def _field_payload(rng: random.Random, field: dict[str, Any], clean: bool = False) -> Any:
     kind = field["type"]
+    if clean and kind in ("double", "float", "int8", "int32", "int64"):
+        return rng.choice(_CLEAN.get(kind, _CLEAN["double" if kind == "float" else "int32"]))
+    if not clean and rng.random() < 0.03:
+        return rng.choice([None, "text", 1.5, [1], {"x": 1}, True, 2**70])
     if kind == "struct":
         return None if rng.random() < 0.2 else {"x": rng.randrange(-5, 5), "y": rng.choice(_TEXTS)}
     if kind == "array":
@@ -182,7 +212,9 @@ def _value(rng: random.Random, pair: str, offset: int = 0) -> bytes | None:
     if rng.random() < 0.03:
         return None
     if pair == "json-avro":
-        return _envelope_value(rng)
+        return _envelope_value(rng, _ENVELOPE_SCHEMAS)
+    if pair == "json-parquet":  # mostly values of their fields' kinds: long runs
+        return _envelope_value(rng, _PARQUET_SCHEMAS, clean=rng.random() < 0.85)
     if pair == "json-time":
         return _time_value(rng, offset) if rng.random() < 0.9 else rng.choice(_JSONS)
     if pair == "json-field":
@@ -228,10 +260,12 @@ def _config(tmp: Path, rng: random.Random, pair: str) -> SinkConfig:
         extra["errors.tolerance"] = "all"
     if rng.random() < 0.5:
         extra["behavior.on.null.values"] = "ignore"
-    if rng.random() < 0.3 and pair != "json-avro":
+    if rng.random() < 0.3 and pair not in ("json-avro", "json-parquet"):
         extra["s3.compression.type"] = "gzip"
     if pair == "json-avro" and rng.random() < 0.5:
         extra["avro.codec"] = rng.choice(["snappy", "deflate"])
+    if pair == "json-parquet" and rng.random() < 0.5:
+        extra["parquet.codec"] = rng.choice(["none", "gzip", "zstd"])
     if rng.random() < 0.3:
         extra["schema.compatibility"] = rng.choice(["BACKWARD", "FORWARD", "FULL"])
     if pair == "json-field":
@@ -338,6 +372,39 @@ def _datums_as_from_the_jvm(rows: pa.RecordBatch, config: SinkConfig) -> pa.Reco
     )
 
 
+def _payloads_as_from_the_jvm(rows: pa.RecordBatch, config: SinkConfig) -> pa.RecordBatch:
+    """``rows`` with the ``payload_start`` and ``schema_id`` columns JsonParquetPayload adds:
+    here where the payload read by Arrow's JSON reader makes the Parquet file the per-record
+    writer makes for the record (the integration tests check the JVM's choice)."""
+    starts = [_payload_start(data) for data in rows.column("value").to_pylist()]
+    prefixes: dict[bytes, int] = {}
+    ids = [
+        None if start is None else prefixes.setdefault(data[:start], len(prefixes))
+        for data, start in zip(rows.column("value").to_pylist(), starts, strict=True)
+    ]
+    extra = [pa.array(starts, pa.int32()), pa.array(ids, pa.int64())]
+    return pa.RecordBatch.from_arrays(
+        [*rows.columns, *extra], [*rows.schema.names, "payload_start", "schema_id"]
+    )
+
+
+@functools.cache
+def _payload_start(data: bytes | None) -> int | None:
+    """Where the payload of the envelope ``data`` starts, if Arrow's JSON reader reads it into
+    the Parquet file the per-record writer writes for it."""
+    try:
+        value, schema = JsonConverter(schemas_enable=True).to_connect("", data)
+        assert data is not None and value is not None and schema is not None
+        start = data.index(b',"payload":') + len(b',"payload":')
+        fmt, expected, got = ParquetFormat(), io.BytesIO(), io.BytesIO()
+        fmt.write([SinkRecord("t", 0, 0, None, None, value, None, schema)], expected)
+        fmt.write_payloads(schema, [pa.array([data[start:-1]])], got)
+        assert got.getvalue() == expected.getvalue()
+        return start
+    except Exception:
+        return None
+
+
 def _as_from_the_jvm(rows: pa.RecordBatch, config: SinkConfig) -> pa.RecordBatch:
     """``rows`` with the ``line`` and ``fields`` columns SchemalessJsonFieldLine adds (Jackson's
     text of what JsonConverter read: ``json_line``; the integration tests check the JVM's)."""
@@ -402,7 +469,7 @@ def _flat(entries: list[Any]) -> list[tuple[Any, ...]]:
     return sorted(out)
 
 
-@pytest.mark.parametrize("seed", range(360))
+@pytest.mark.parametrize("seed", range(400))
 def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     pair = list(_PAIRS)[seed % len(_PAIRS)]
@@ -417,6 +484,8 @@ def test_the_line_path_writes_what_the_per_record_path_writes(tmp_path: Path, se
             given = [[_as_from_the_jvm(b, config) for b in mb] for mb in batches]
         if pair == "json-avro" and name != "reference" and seed // 7 % 2:
             given = [[_datums_as_from_the_jvm(b, config) for b in mb] for mb in batches]
+        if pair == "json-parquet" and name != "reference":
+            given = [[_payloads_as_from_the_jvm(b, config) for b in mb] for mb in batches]
         assert line_plan(config) is not None
         results.append(_run(config, given, paths))
     reference, lines, mixed_result = results

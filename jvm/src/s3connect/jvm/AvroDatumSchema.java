@@ -70,17 +70,31 @@ final class AvroDatumSchema {
   private final AvroDatumSchema[] children;
   /** Names the top-level schema among those one JVM has seen (see {@link JsonAvroDatum}). */
   long id;
+  /** No bytes, no maps and no empty struct in it (Arrow's JSON reader reads its payloads as
+   * s3connect's ParquetFormat writes them; Parquet has no empty groups): see
+   * {@link JsonParquetPayload}. */
+  final boolean arrowReadable;
 
   private AvroDatumSchema(Kind kind, boolean optional, String[] names, AvroDatumSchema[] children) {
     this.kind = kind;
     this.optional = optional;
     this.names = names;
     this.children = children;
+    boolean readable =
+        kind != Kind.BYTES && kind != Kind.MAP && !(kind == Kind.STRUCT && children.length == 0);
+    for (int i = 0; children != null && i < children.length; i++) {
+      readable &= children[i].arrowReadable;
+    }
+    this.arrowReadable = readable;
   }
 
   AvroDatumSchema named(long id) {
     this.id = id;
     return this;
+  }
+
+  boolean isStruct() {
+    return kind == Kind.STRUCT;
   }
 
   static AvroDatumSchema unsupported() {
@@ -189,9 +203,7 @@ final class AvroDatumSchema {
         out.varint(zigzag(integral(value, 0, MILLIS_PER_DAY - 1)));
         break;
       case FLOAT32:
-        float f = (float) real(value);
-        check(Float.isFinite(f));
-        out.int32le(Float.floatToRawIntBits(f));
+        out.int32le(Float.floatToRawIntBits(float32(real(value))));
         break;
       case FLOAT64:
         out.int64le(Double.doubleToRawLongBits(real(value)));
@@ -258,9 +270,7 @@ final class AvroDatumSchema {
         out.varint(zigzag(integral(p, t, 0, MILLIS_PER_DAY - 1)));
         return true;
       case FLOAT32:
-        float f = (float) real(p, t);
-        check(Float.isFinite(f));
-        out.int32le(Float.floatToRawIntBits(f));
+        out.int32le(Float.floatToRawIntBits(float32(real(p, t))));
         return true;
       case FLOAT64:
         out.int64le(Double.doubleToRawLongBits(real(p, t)));
@@ -399,6 +409,21 @@ final class AvroDatumSchema {
     return d;
   }
 
+  /**
+   * A float field's value: the double JsonConverter reads, rounded to a float as Python's writer
+   * does; a double halfway between two floats is left to Python (rounding the decimal straight
+   * to a float, as Arrow's JSON reader does, may then round the other way).
+   */
+  private static float float32(double d) throws Unsure {
+    float f = (float) d;
+    check(Float.isFinite(f));
+    if (f != d) {
+      float other = d > f ? Math.nextUp(f) : Math.nextDown(f);
+      check(d != ((double) f + (double) other) / 2); // exact: two floats' sum fits a double
+    }
+    return f;
+  }
+
   /** Base64 that Python's strict decoding reads alike: only what encodes back to itself. */
   private static byte[] base64(JsonNode value) throws Unsure {
     check(value.isTextual());
@@ -433,7 +458,7 @@ final class AvroDatumSchema {
     return (n << 1) ^ (n >> 63);
   }
 
-  private static void check(boolean ok) throws Unsure {
+  static void check(boolean ok) throws Unsure {
     if (!ok) {
       throw UNSURE;
     }

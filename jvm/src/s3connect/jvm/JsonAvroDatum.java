@@ -49,7 +49,7 @@ public final class JsonAvroDatum implements UDF1<byte[], Row> {
   private static final AvroDatumSchema UNSUPPORTED = AvroDatumSchema.unsupported();
   private static final AtomicLong IDS = new AtomicLong();
   private static final int MAX_SCHEMAS = 1000;
-  private static final ThreadLocal<AvroDatumSchema.Out> OUT =
+  static final ThreadLocal<AvroDatumSchema.Out> OUT =
       ThreadLocal.withInitial(AvroDatumSchema.Out::new);
   /** The envelope prefix a thread saw last and its schema: a value starting with the same bytes
    * has the same schema and payload start, without parsing or hashing them again. */
@@ -65,46 +65,62 @@ public final class JsonAvroDatum implements UDF1<byte[], Row> {
   }
 
   static Row datum(byte[] value) throws IOException, AvroDatumSchema.Unsure {
-    if (value == null || !startsWith(value, HEAD) || value[value.length - 1] != '}') {
-      return NONE;
-    }
-    Object[] last = LAST.get();
-    byte[] seen = (byte[]) last[0];
-    int prefix;
-    AvroDatumSchema schema;
-    if (seen != null
-        && value.length > seen.length
-        && Arrays.equals(value, 0, seen.length, seen, 0, seen.length)) {
-      prefix = seen.length;
-      schema = (AvroDatumSchema) last[1];
-    } else {
-      prefix = payloadStart(value);
-      if (prefix < 0) {
-        return NONE;
-      }
-      schema = schema(value, prefix);
-      last[0] = Arrays.copyOf(value, prefix);
-      last[1] = schema;
-    }
-    if (schema == UNSUPPORTED) {
+    AvroDatumSchema schema = schemaOf(value);
+    if (schema == null) {
       return NONE;
     }
     AvroDatumSchema.Out out = OUT.get();
+    encode(value, payloadStart(), schema, out);
+    return RowFactory.create(out.toByteArray(), schema.id);
+  }
+
+  /**
+   * The schema of the envelope {@code value} (its payload starting at {@link #payloadStart()}),
+   * or null: not an envelope, a schema this cannot write.
+   */
+  static AvroDatumSchema schemaOf(byte[] value) throws IOException {
+    if (value == null || !startsWith(value, HEAD) || value[value.length - 1] != '}') {
+      return null;
+    }
+    Object[] last = LAST.get();
+    byte[] seen = (byte[]) last[0];
+    if (seen != null
+        && value.length > seen.length
+        && Arrays.equals(value, 0, seen.length, seen, 0, seen.length)) {
+      return last[1] == UNSUPPORTED ? null : (AvroDatumSchema) last[1];
+    }
+    int prefix = payloadStart(value);
+    if (prefix < 0) {
+      return null;
+    }
+    AvroDatumSchema schema = schema(value, prefix);
+    last[0] = Arrays.copyOf(value, prefix);
+    last[1] = schema;
+    return schema == UNSUPPORTED ? null : schema;
+  }
+
+  /** Where the payload of the value {@link #schemaOf} last gave a schema for starts. */
+  static int payloadStart() {
+    return ((byte[]) LAST.get()[0]).length;
+  }
+
+  /** Writes the payload of {@code value} (from {@code prefix}) as the datum of {@code schema}
+   * into {@code out}; throws {@link AvroDatumSchema.Unsure} for a null payload and any value the
+   * datum is not sure of. */
+  static void encode(byte[] value, int prefix, AvroDatumSchema schema, AvroDatumSchema.Out out)
+      throws IOException, AvroDatumSchema.Unsure {
     out.reset();
     try (JsonParser parser = FACTORY.createParser(value, prefix, value.length - 1 - prefix)) {
       JsonToken first = parser.nextToken();
-      if (first == null || first == JsonToken.VALUE_NULL) {
-        return NONE;
-      }
+      AvroDatumSchema.check(first != null && first != JsonToken.VALUE_NULL);
       if (schema.stream(parser, first, out) && parser.nextToken() == null) {
-        return RowFactory.create(out.toByteArray(), schema.id);
+        return;
       }
     }
     // Fields out of the schema's order, missing or extra: the payload as a tree.
     JsonNode payload = MAPPER.readTree(value, prefix, value.length - 1 - prefix);
     out.reset();
     schema.write(payload, out);
-    return RowFactory.create(out.toByteArray(), schema.id);
   }
 
   /** Where the payload starts: after {@code {"schema":<schema object>,"payload":}; -1 if not. */
