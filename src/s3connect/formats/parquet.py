@@ -8,6 +8,7 @@ Columns come from :mod:`s3connect.formats.arrow`; the footer keeps AvroData's Av
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
@@ -109,16 +110,13 @@ class ParquetFormat:
         :meth:`write` writes for those records."""
         columns = self._columns(schema)
         convert = compile_to_arrow(schema, self.avro_data)
-        tables, singles = [], []
-        for part in [*parts, None]:
-            if isinstance(part, SinkRecord):
-                singles.append(_row(convert, part))
-                continue
-            if singles:
-                tables.append(pa.Table.from_batches([_rows_batch(singles, columns)]))
-                singles = []
-            if part is not None:
-                tables.append(json_payload_table(part, columns))
+        tables = []
+        for single, group in itertools.groupby(parts, key=lambda p: isinstance(p, SinkRecord)):
+            if single:
+                rows = [_row(convert, record) for record in group]
+                tables.append(pa.Table.from_batches([_rows_batch(rows, columns)]))
+            else:
+                tables += [json_payload_table(lines, columns) for lines in group]
         whole = pa.concat_tables(tables)
         with self._writer(out, columns) as writer:
             for start in range(0, whole.num_rows, self.batch_size):
