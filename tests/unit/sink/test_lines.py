@@ -627,3 +627,31 @@ def test_a_file_saved_with_single_records_between_its_runs_keeps_offset_order(
     out = _run(config, [[_rows([9, 10, 11], texts[9:])]], [True])
     written = out["objects"]["topics/events/partition=2/events+2+0000000000.bin"]
     assert written.split(b"\n")[:-1] == [t if t != b"\xff" else "\ufffd".encode() for t in texts]
+
+
+_PER_RECORD_ONLY = {
+    "keys files": {"store.kafka.keys": "true"},
+    "headers files": {"store.kafka.headers": "true"},
+    "a transform": {
+        "transforms": "i",
+        "transforms.i.type": "org.apache.kafka.connect.transforms.InsertField$Value",
+        "transforms.i.static.field": "f",
+        "transforms.i.static.value": "v",
+    },
+    "a schema affix": {"s3.schema.partition.affix.type": "PREFIX"},
+    "a registry key converter": {
+        "key.converter": "io.confluent.connect.avro.AvroConverter",
+        "key.converter.schema.registry.url": "http://127.0.0.1:1",
+    },
+}
+
+
+@pytest.mark.parametrize("pair", ["json-json", "string-bytearray", "json-avro", "json-parquet"])
+@pytest.mark.parametrize("keys", list(_PER_RECORD_ONLY), ids=str)
+def test_configs_the_line_path_cannot_prove_go_per_record(
+    tmp_path: Path, pair: str, keys: str
+) -> None:
+    """Keys or headers files, transforms, a schema affix, a key converter that may fail the
+    batch: no plan, so every record goes the per-record way (decided per config)."""
+    assert line_plan(_sink(tmp_path, pair, **{"flush.size": "5"})) is not None
+    assert line_plan(_sink(tmp_path, pair, **{"flush.size": "5"}, **_PER_RECORD_ONLY[keys])) is None
