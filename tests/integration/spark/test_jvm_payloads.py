@@ -1,7 +1,8 @@
 """The JVM's Parquet payloads of JsonConverter envelopes (s3connect-jvm.jar: JsonParquetPayload)
 against the Python writer: on random schemas and values, every payload the JVM vouches for,
 read by Arrow's JSON reader, makes the Parquet file the per-record writer makes (byte for
-byte); the JVM vouches for most of what could be read; and a sink run with it writes the same
+byte); the JVM vouches for most of what could be read, and at the edges only for what Arrow
+reads alike; and a sink run with it writes the same
 objects and dead letters as one that writes every record in Python."""
 
 from __future__ import annotations
@@ -109,6 +110,64 @@ def test_the_jvm_payloads_read_as_the_python_writer_writes(spark: Any) -> None:
     assert sum(readable) > 800, sum(readable)
     assert vouched > 0.6 * sum(readable), (vouched, sum(readable))
     assert all(r for r, (start, _) in zip(readable, jvm, strict=True) if start is not None)
+
+
+def _one(kind: str, payload: str, more: str = "") -> str:
+    field = f'{{"field":"a","type":"{kind}","optional":false{more}}}'
+    return (
+        f'{{"schema":{{"type":"struct","fields":[{field}],"optional":false}},"payload":{payload}}}'
+    )
+
+
+# Envelopes whose payload the JVM vouches for (True) or leaves to Python (False).
+PAYLOAD_EDGES: dict[str, bool] = {
+    _one("int32", '{"a":5}'): True,
+    _one("int32", '{ "a" :\t-0 }'): True,  # spaces and tabs between tokens, minus zero
+    _one("int32", '{"a":5,\n"b":1}'): False,  # a line break between tokens
+    _one("int32", '{"a":5.0}'): False,
+    _one("int32", '{"a":5,"a":6}'): False,
+    _one("int32", '{"a":5} x'): False,
+    _one("int32", '{"a":5,"b":{"c":[1,"\\u0000",{"d":null}]}}'): True,  # fields beyond, ignored
+    _one("int64", '{"a":-9223372036854775808}'): True,
+    _one("int64", '{"a":9223372036854775808}'): False,
+    _one("double", '{"a":9007199254740993}'): True,  # an integer rounded to a double
+    _one("double", '{"a":1E2}'): True,
+    _one("double", '{"a":4.9e-324}'): True,
+    _one("double", '{"a":1e-400}'): False,  # rounds to zero
+    _one("float", '{"a":1.4e-45}'): True,
+    _one("float", '{"a":7}'): True,
+    # 1 + 2**-24 + 2**-60 reads as the double 1 + 2**-24, halfway between two floats: Java's
+    # and Python's writers round that double to 1.0, the decimal itself rounds up.
+    _one("float", '{"a":1.0000000596046448}'): False,
+    _one("string", '{"a":"\\ud83d\\ude00 \\/ \\u00e9 \\\\ \\" \\u2028"}'): True,
+    _one("string", '{"a":"\\udc00"}'): False,
+    _one("string", '{"a":"tab\there"}'): False,  # a raw control character: not JSON
+    _one("boolean", '{"a":true}'): True,
+    _one("boolean", '{"a":1}'): False,
+    _one("bytes", '{"a":"QQ=="}'): False,  # Arrow's JSON reader has no base64
+    _one("map", '{"a":{}}', ',"keys":{"type":"string"},"values":{"type":"int32"}'): False,
+    _one("struct", '{"a":{}}', ',"fields":[]'): False,  # Parquet has no empty group
+    _one("array", '{"a":[null]}', ',"items":{"type":"int32","optional":true}'): True,
+    _one("array", '{"a":[null]}', ',"items":{"type":"int32","optional":false}'): False,
+    '{"schema":{"type":"string","optional":false},"payload":"x"}': False,  # not a struct
+}
+
+
+def test_the_jvm_vouches_only_for_payloads_arrow_reads_alike(spark: Any) -> None:
+    values = [v.encode() for v in PAYLOAD_EDGES]
+    jvm = _jvm(spark, values)
+    assert {
+        v.decode(): s is not None for v, (s, _) in zip(values, jvm, strict=True)
+    } == PAYLOAD_EDGES
+    for offset, (data, (start, _)) in enumerate(zip(values, jvm, strict=True)):
+        if start is None:
+            continue
+        record = _record(data, offset)
+        assert record is not None and record.value_schema is not None
+        fmt, expected, got = ParquetFormat(), io.BytesIO(), io.BytesIO()
+        fmt.write([record], expected)
+        fmt.write_payloads(record.value_schema, [pa.array([data[start:-1]])], got)
+        assert got.getvalue() == expected.getvalue(), data
 
 
 _PARQUET_KEYS = {

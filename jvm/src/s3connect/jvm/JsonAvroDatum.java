@@ -19,17 +19,17 @@ import org.apache.spark.sql.api.java.UDF1;
 
 /**
  * The Avro datum of a JsonConverter envelope ({@code schemas.enable=true}) as s3connect's
- * AvroFormat writes it (AvroData's Avro schema of the envelope's Connect schema), and the length
- * of the envelope's bytes before its payload ({@code {"schema":...,"payload":}), by which the
- * Python workers group records of one schema. A Spark SQL function over the Kafka value column
- * (s3connect's line path for Avro, s3connect.sink.lines).
+ * AvroFormat writes it (AvroData's Avro schema of the envelope's Connect schema), and a number
+ * naming the envelope's bytes before its payload ({@code {"schema":...,"payload":}) in this JVM,
+ * never reused, by which the Python workers tell records of one schema. A Spark SQL function over
+ * the Kafka value column (s3connect's line path for Avro, s3connect.sink.envelopes).
  *
  * <p>Only where the datum is certain: a compact envelope, a schema of the plain Connect types,
  * Date, Time and Timestamp, optional fields without defaults, maps with string keys, and a
  * payload whose every value is of exactly its field's JSON kind. Everything else gives a null
  * row and goes through the Python writer record by record: a tombstone, a schema with a default,
  * parameters or a Decimal, a number of the wrong kind or out of range, a float that is zero or not
- * finite, base64 that does not read back to itself, a string with a lone surrogate, a duplicate
+ * finite (or, for a float field, a double halfway between two floats), base64 that does not read back to itself, a string with a lone surrogate, a duplicate
  * key, anything not strict JSON.
  */
 public final class JsonAvroDatum implements UDF1<byte[], Row> {
