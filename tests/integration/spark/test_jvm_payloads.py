@@ -2,8 +2,8 @@
 against the Python writer: on random schemas and values, every payload the JVM vouches for,
 read by Arrow's JSON reader, makes the Parquet file the per-record writer makes (byte for
 byte); the JVM vouches for most of what could be read, and at the edges only for what Arrow
-reads alike; and a sink run with it writes the same
-objects and dead letters as one that writes every record in Python."""
+reads alike; and a sink run with it writes the same objects and dead letters as one that writes
+every record in Python."""
 
 from __future__ import annotations
 
