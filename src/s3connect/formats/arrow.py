@@ -12,6 +12,7 @@ the footer's Avro schema has the enum.
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -191,7 +192,7 @@ def from_arrow_value(schema: ConnectSchema, value: Any) -> Any:
     return value
 
 
-_READ_AS = {pa.date32(): pa.int32(), pa.time32("ms"): pa.int32()}
+_READ_AS = {pa.date32(): pa.int32(), pa.time32("ms"): pa.int32(), pa.binary(): pa.string()}
 _ZEROS: dict[pa.DataType, Any] = {pa.bool_(): False, pa.string(): ""}
 _READ_ROWS = 50_000  # lines per read: a block of JSON text well under Arrow's 2 GiB
 
@@ -202,8 +203,9 @@ def json_payload_table(lines: pa.Array, columns: pa.Schema) -> pa.Table:
     Arrow's JSON reader: Dates, Times and Timestamps are read as their numbers, fields missing
     from an object are null, fields beyond ``columns`` are ignored.
 
-    The text must hold values of exactly their field's kind, in range, with no bytes or maps
-    (``s3connect.jvm.JsonParquetPayload`` says which payloads do).
+    The text must hold values of exactly their field's kind, in range, bytes as base64 that
+    reads back to itself, and no maps (``s3connect.jvm.JsonParquetPayload`` says which payloads
+    do).
 
     Raises:
         ValueError: text that is not such JSON objects.
@@ -231,7 +233,7 @@ def json_payload_table(lines: pa.Array, columns: pa.Schema) -> pa.Table:
 
 def _read_as(field: pa.Field) -> pa.Field:
     """``field`` as Arrow's JSON reader reads it: nullable (nulls under a null struct), logical
-    types as their numbers."""
+    types as their numbers, bytes as their base64 text."""
     t = field.type
     if pa.types.is_struct(t):
         t = pa.struct([_read_as(f) for f in t])
@@ -255,4 +257,10 @@ def _retyped(array: pa.Array, field: pa.Field) -> pa.Array:
         return pa.ListArray.from_arrays(array.offsets, items, type=t, mask=mask)
     if array.null_count and not field.nullable:
         array = array.fill_null(_ZEROS.get(array.type, 0))
+    if t == pa.binary():
+        return pa.array([_base64(text) for text in array.to_pylist()], pa.binary())
     return array if array.type == t else array.view(t)
+
+
+def _base64(text: str | None) -> bytes | None:
+    return None if text is None else binascii.a2b_base64(text, strict_mode=True)

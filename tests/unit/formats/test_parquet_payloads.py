@@ -1,7 +1,7 @@
 """ParquetFormat.write_payloads: a file of JsonConverter payloads read by Arrow's JSON reader
 (the sink's line path into Parquet) is byte for byte the file ParquetFormat.write gives for the
-same records: nested and null structs, lists, Dates, Times, Timestamps, floats, escapes, row
-groups, each codec."""
+same records: nested and null structs, lists, Dates, Times, Timestamps, floats, bytes (base64),
+escapes, row groups, each codec."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ _SCHEMA = {
         _f("in", "struct", True, fields=_IN),
         _f("must", "struct", fields=[_f("a", "int32"), _f("b", "string", True)]),
         _f("rows", "array", items={"type": "struct", "fields": _IN, "optional": True}),
+        _f("blob", "bytes", True), _f("blobs", "array", items={"type": "bytes"}),
     ],
 }  # fmt: skip
 _TEXTS = ["", "plain", "é☃", "😀", 'q"\\/', "\x00\x1f\t", "x" * 300, "\u2028"]
@@ -64,8 +65,10 @@ def _payload(rng: random.Random, i: int) -> dict[str, Any]:
         "grid": rng.choice([None, [], [[1, -2], []], [[32767]]]), "in": inner(),
         "must": {"a": i, "b": rng.choice([None, "b"])},
         "rows": [inner() for _ in range(rng.randrange(3))], "extra": {"ignored": [1, "x"]},
+        "blob": rng.choice([None, "", "AA==", "3q2+7w==", "/+8="]),
+        "blobs": [rng.choice(["", "QUJD", "AAEC"]) for _ in range(rng.randrange(3))],
     }  # fmt: skip
-    for name in ("small", "f", "ok", "day", "at", "grid", "in"):
+    for name in ("small", "f", "ok", "day", "at", "grid", "in", "blob"):
         if value[name] is None and rng.random() < 0.5:
             del value[name]  # a missing optional field: null
     return value

@@ -70,8 +70,8 @@ final class AvroDatumSchema {
   private final AvroDatumSchema[] children;
   /** Names the top-level schema among those one JVM has seen (see {@link JsonAvroDatum}). */
   long id;
-  /** No bytes, no maps and no empty struct in it (Arrow's JSON reader reads its payloads as
-   * s3connect's ParquetFormat writes them; Parquet has no empty groups): see
+  /** No maps and no empty struct in it (Arrow's JSON reader reads its payloads as s3connect's
+   * ParquetFormat writes them, bytes as their base64 text; Parquet has no empty groups): see
    * {@link JsonParquetPayload}. */
   final boolean arrowReadable;
 
@@ -81,7 +81,7 @@ final class AvroDatumSchema {
     this.names = names;
     this.children = children;
     boolean readable =
-        kind != Kind.BYTES && kind != Kind.MAP && !(kind == Kind.STRUCT && children.length == 0);
+        kind != Kind.MAP && !(kind == Kind.STRUCT && children.length == 0);
     for (int i = 0; children != null && i < children.length; i++) {
       readable &= children[i].arrowReadable;
     }

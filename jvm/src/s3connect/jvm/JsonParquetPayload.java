@@ -13,10 +13,10 @@ import org.apache.spark.sql.api.java.UDF1;
  * Parquet, s3connect.sink.parquet_payloads).
  *
  * <p>The payload is sure when {@link JsonAvroDatum} writes its datum (every value of exactly its
- * field's JSON kind, in range, strict JSON), its schema is a struct without bytes or maps (Arrow's
- * JSON reader has no base64 and no maps) and it is on one line (no line feed or carriage return
- * between its tokens). Everything else gives a null row and goes through the Python writer record
- * by record.
+ * field's JSON kind, in range, strict JSON, bytes as base64 that reads back to itself), its schema
+ * is a struct without maps or empty structs (Arrow's JSON reader has no maps; Parquet has no empty
+ * groups) and it is on one line (no line feed or carriage return between its tokens). Everything
+ * else gives a null row and goes through the Python writer record by record.
  */
 public final class JsonParquetPayload implements UDF1<byte[], Row> {
   private static final long serialVersionUID = 1L;
