@@ -19,6 +19,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from s3connect.connect.json_data import as_hashmap
 from s3connect.connect.logical import decimal_scale, decimal_unscaled
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.avro_data import (
@@ -200,12 +201,13 @@ _READ_ROWS = 50_000  # lines per read: a block of JSON text well under Arrow's 2
 def json_payload_table(lines: pa.Array, columns: pa.Schema) -> pa.Table:
     """JSON objects, one per line (``lines``, without line ends), as the table of ``columns``
     (:func:`arrow_schema`'s) that :func:`compile_to_arrow` gives for the same values, read by
-    Arrow's JSON reader: Dates, Times and Timestamps are read as their numbers, fields missing
-    from an object are null, fields beyond ``columns`` are ignored.
+    Arrow's JSON reader: Dates, Times and Timestamps are read as their numbers, bytes as their
+    base64 text, fields missing from an object are null, fields beyond ``columns`` are ignored;
+    map columns (which Arrow's JSON reader cannot read) are read apart, object by object.
 
     The text must hold values of exactly their field's kind, in range, bytes as base64 that
-    reads back to itself, and no maps (``s3connect.jvm.JsonParquetPayload`` says which payloads
-    do).
+    reads back to itself, maps only as columns of plain values
+    (``s3connect.jvm.JsonParquetPayload`` says which payloads do).
 
     Raises:
         ValueError: text that is not such JSON objects.
@@ -213,7 +215,7 @@ def json_payload_table(lines: pa.Array, columns: pa.Schema) -> pa.Table:
     import pyarrow.compute as pc
     import pyarrow.json as pj
 
-    readable = pa.schema([_read_as(f) for f in columns])
+    readable = pa.schema([_read_as(f) for f in columns if not pa.types.is_map(f.type)])
     options = pj.ParseOptions(explicit_schema=readable, unexpected_field_behavior="ignore")
     pieces = []
     for start in range(0, len(lines), _READ_ROWS):
@@ -226,9 +228,27 @@ def json_payload_table(lines: pa.Array, columns: pa.Schema) -> pa.Table:
             raise ValueError(f"{len(piece)} JSON payloads read as {table.num_rows} rows")
         pieces.append(table.combine_chunks())
     read_all = pa.concat_tables(pieces) if pieces else readable.empty_table()
-    columns_read = zip(read_all.columns, columns, strict=True)
-    arrays = [_retyped(column.combine_chunks(), f) for column, f in columns_read]
+    maps = _map_columns(lines, [f for f in columns if pa.types.is_map(f.type)])
+    arrays = [
+        maps[f.name] if f.name in maps else _retyped(read_all.column(f.name).combine_chunks(), f)
+        for f in columns
+    ]
     return pa.Table.from_arrays(arrays, schema=columns)
+
+
+def _map_columns(lines: pa.Array, fields: list[pa.Field]) -> dict[str, pa.Array]:
+    """The map columns ``fields`` of JSON objects: each map's entries in JsonConverter's HashMap
+    order, as :func:`compile_to_arrow` gives them."""
+    if not fields:
+        return {}
+    import orjson
+
+    objects = [orjson.loads(line) for line in lines.to_pylist()]
+    return {f.name: pa.array([_entries(o.get(f.name)) for o in objects], f.type) for f in fields}
+
+
+def _entries(value: dict[str, Any] | None) -> list[tuple[str, Any]] | None:
+    return None if value is None else list(as_hashmap(value).items())
 
 
 def _read_as(field: pa.Field) -> pa.Field:

@@ -27,16 +27,24 @@ from tests.integration.spark.test_jvm_datums import _schema, _value
 pytestmark = pytest.mark.integration
 
 
-def _readable(s: dict[str, Any]) -> bool:
-    """No Decimal, no maps and no empty struct anywhere in ``s``."""
-    if s["type"] == "map" or s.get("fields") == [] or s.get("name", "").endswith("Decimal"):
+_PLAIN = ("int8", "int16", "int32", "int64", "float", "double", "boolean", "string")
+
+
+def _readable(s: dict[str, Any], top: bool = True) -> bool:
+    """No Decimal and no empty struct anywhere in ``s``, maps only as its own fields, of plain
+    values (not logical types)."""
+    if s["type"] == "map":
+        return not top and s["values"]["type"] in _PLAIN and "name" not in s["values"]
+    if s.get("fields") == [] or s.get("name", "").endswith("Decimal"):
         return False
+    if top:
+        return all(_readable(f, top=False) for f in s["fields"])
     children = [s.get("items"), *s.get("fields", ())]
-    return all(_readable(c) for c in children if c is not None)
+    return all(c["type"] != "map" and _readable(c, top=False) for c in children if c is not None)
 
 
 def _struct_schemas(rng: random.Random, count: int, readable: float) -> list[dict[str, Any]]:
-    """Random struct schemas, a share ``readable`` of them without maps or Decimals."""
+    """Random struct schemas, a share ``readable`` of them (:func:`_readable`)."""
     out: list[dict[str, Any]] = []
     while len(out) < count:
         s = _schema(rng)
@@ -119,6 +127,7 @@ def _one(kind: str, payload: str, more: str = "") -> str:
     )
 
 
+_MAP = ',"keys":{"type":"string"},"values":{"type":"%s"}'
 # Envelopes whose payload the JVM vouches for (True) or leaves to Python (False).
 PAYLOAD_EDGES: dict[str, bool] = {
     _one("int32", '{"a":5}'): True,
@@ -147,7 +156,11 @@ PAYLOAD_EDGES: dict[str, bool] = {
     _one("bytes", '{"a":"QQ=="}'): True,  # base64 text, decoded after reading
     _one("bytes", '{"a":"QQ"}'): False,  # not what Java's encoder writes
     _one("array", '{"a":["","AAEC"]}', ',"items":{"type":"bytes"}'): True,
-    _one("map", '{"a":{}}', ',"keys":{"type":"string"},"values":{"type":"int32"}'): False,
+    _one("map", '{"a":{"k":1,"Aa":2,"BB":null}}', _MAP % "int32"): False,  # a required value null
+    _one("map", '{"a":{"k":1,"Aa":2,"BB":3}}', _MAP % "int32"): True,  # read apart
+    _one("map", '{"a":{"k":"x"}}', _MAP % "string"): True,
+    _one("map", '{"a":{"d":1}}', _MAP % 'int32","name":"org.apache.kafka.connect.data.Date'): False,
+    _one("array", '{"a":[{}]}', ',"items":{"type":"map"%s}' % (_MAP % "int32")): False,  # nested
     _one("struct", '{"a":{}}', ',"fields":[]'): False,  # Parquet has no empty group
     _one("array", '{"a":[null]}', ',"items":{"type":"int32","optional":true}'): True,
     _one("array", '{"a":[null]}', ',"items":{"type":"int32","optional":false}'): False,

@@ -1,7 +1,7 @@
 """ParquetFormat.write_payloads: a file of JsonConverter payloads read by Arrow's JSON reader
 (the sink's line path into Parquet) is byte for byte the file ParquetFormat.write gives for the
 same records: nested and null structs, lists, Dates, Times, Timestamps, floats, bytes (base64),
-escapes, row groups, each codec."""
+maps (in HashMap order), escapes, row groups, each codec."""
 
 from __future__ import annotations
 
@@ -42,9 +42,14 @@ _SCHEMA = {
         _f("must", "struct", fields=[_f("a", "int32"), _f("b", "string", True)]),
         _f("rows", "array", items={"type": "struct", "fields": _IN, "optional": True}),
         _f("blob", "bytes", True), _f("blobs", "array", items={"type": "bytes"}),
+        _f("attrs", "map", keys={"type": "string"}, values={"type": "string"}),
+        _f("counts", "map", True, keys={"type": "string"},
+           values={"type": "float", "optional": True}),
     ],
 }  # fmt: skip
 _TEXTS = ["", "plain", "é☃", "😀", 'q"\\/', "\x00\x1f\t", "x" * 300, "\u2028"]
+# Map keys whose HashMap order is not their order (colliding String hashes among them).
+_KEYS = ["zz", "Aa", "BB", "b", "a", "key10", "é", "😀", *(f"m{i}" for i in range(14))]
 
 
 def _payload(rng: random.Random, i: int) -> dict[str, Any]:
@@ -67,8 +72,10 @@ def _payload(rng: random.Random, i: int) -> dict[str, Any]:
         "rows": [inner() for _ in range(rng.randrange(3))], "extra": {"ignored": [1, "x"]},
         "blob": rng.choice([None, "", "AA==", "3q2+7w==", "/+8="]),
         "blobs": [rng.choice(["", "QUJD", "AAEC"]) for _ in range(rng.randrange(3))],
+        "attrs": {k: rng.choice(_TEXTS) for k in rng.sample(_KEYS, rng.randrange(len(_KEYS)))},
+        "counts": rng.choice([None, {}, {"b": None, "a": 0.1, "Aa": 3, "BB": -1e-40}]),
     }  # fmt: skip
-    for name in ("small", "f", "ok", "day", "at", "grid", "in", "blob"):
+    for name in ("small", "f", "ok", "day", "at", "grid", "in", "blob", "counts"):
         if value[name] is None and rng.random() < 0.5:
             del value[name]  # a missing optional field: null
     return value

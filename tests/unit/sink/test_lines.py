@@ -148,13 +148,13 @@ _ENVELOPE_SCHEMAS = [
 ]  # fmt: skip
 
 
-# Parquet: structs only, no maps (Arrow's JSON reader has none).
-_PARQUET_FIELDS = [f for f in _ENVELOPE_FIELDS if f["type"] != "map"]
+# Parquet: structs, maps only as their own fields (Arrow's JSON reader has none: read apart).
 _PARQUET_SCHEMAS = [
-    {"type": "struct", "name": "t.V", "optional": False, "fields": _PARQUET_FIELDS},
-    {"type": "struct", "name": "t.V", "optional": False,  # a compatible later version
-     "fields": [*_PARQUET_FIELDS, _f("extra", "string", True)]},
-    _ENVELOPE_SCHEMAS[0],  # with a map: per record
+    _ENVELOPE_SCHEMAS[0],
+    _ENVELOPE_SCHEMAS[1],
+    {"type": "struct", "name": "t.N", "optional": False,  # a map in a struct: per record
+     "fields": [_f("id", "int64"),
+                _f("in", "struct", True, name="t.M", fields=[_ENVELOPE_FIELDS[4]])]},
     _ENVELOPE_SCHEMAS[3],
 ]  # fmt: skip
 

@@ -31,6 +31,7 @@ final class AvroDatumSchema {
 
   private static final Unsure UNSURE = new Unsure();
 
+  /** The plain kinds first, up to STRING (see {@link #parquetReadable}). */
   private enum Kind {
     INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING, BYTES, ARRAY, MAP, STRUCT,
     DATE, TIME, TIMESTAMP
@@ -93,8 +94,21 @@ final class AvroDatumSchema {
     return this;
   }
 
-  boolean isStruct() {
-    return kind == Kind.STRUCT;
+  /** A struct whose payloads Arrow's JSON reader reads as s3connect's ParquetFormat writes them
+   * (see {@link JsonParquetPayload}): each field {@link #arrowReadable}, or a map of plain values
+   * (which the Python writer reads apart, record by record). */
+  boolean parquetReadable() {
+    if (kind != Kind.STRUCT || children.length == 0) {
+      return false;
+    }
+    for (AvroDatumSchema child : children) {
+      boolean plainMap =
+          child.kind == Kind.MAP && child.children[0].kind.ordinal() <= Kind.STRING.ordinal();
+      if (!child.arrowReadable && !plainMap) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static AvroDatumSchema unsupported() {

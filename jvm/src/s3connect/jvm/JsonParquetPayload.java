@@ -14,8 +14,9 @@ import org.apache.spark.sql.api.java.UDF1;
  *
  * <p>The payload is sure when {@link JsonAvroDatum} writes its datum (every value of exactly its
  * field's JSON kind, in range, strict JSON, bytes as base64 that reads back to itself), its schema
- * is a struct without maps or empty structs (Arrow's JSON reader has no maps; Parquet has no empty
- * groups) and it is on one line (no line feed or carriage return between its tokens). Everything
+ * is a struct with no empty struct in it (Parquet has no empty groups) and maps only as its own
+ * fields, of plain values (Arrow's JSON reader has no maps: the Python writer reads those fields
+ * apart), and it is on one line (no line feed or carriage return between its tokens). Everything
  * else gives a null row and goes through the Python writer record by record.
  */
 public final class JsonParquetPayload implements UDF1<byte[], Row> {
@@ -33,7 +34,7 @@ public final class JsonParquetPayload implements UDF1<byte[], Row> {
 
   static Row payload(byte[] value) throws IOException, AvroDatumSchema.Unsure {
     AvroDatumSchema schema = JsonAvroDatum.schemaOf(value);
-    if (schema == null || !schema.arrowReadable || !schema.isStruct()) {
+    if (schema == null || !schema.parquetReadable()) {
       return NONE;
     }
     int start = JsonAvroDatum.payloadStart();
