@@ -244,11 +244,27 @@ def _map_columns(lines: pa.Array, fields: list[pa.Field]) -> dict[str, pa.Array]
     import orjson
 
     objects = [orjson.loads(line) for line in lines.to_pylist()]
-    return {f.name: pa.array([_entries(o.get(f.name)) for o in objects], f.type) for f in fields}
+    return {f.name: _map_column([o.get(f.name) for o in objects], f.type) for f in fields}
 
 
-def _entries(value: dict[str, Any] | None) -> list[tuple[str, Any]] | None:
-    return None if value is None else list(as_hashmap(value).items())
+def _map_column(maps: list[dict[str, Any] | None], t: pa.MapType) -> pa.MapArray:
+    offsets, nulls = [0], []
+    keys: list[str] = []
+    items: list[Any] = []
+    for entries in maps:
+        if entries is not None:
+            ordered = as_hashmap(entries)
+            keys += ordered
+            items += ordered.values()
+        offsets.append(len(keys))
+        nulls.append(entries is None)
+    return pa.MapArray.from_arrays(
+        pa.array(offsets, pa.int32()),
+        pa.array(keys, t.key_type),
+        pa.array(items, t.item_type),
+        type=t,
+        mask=pa.array(nulls) if any(nulls) else None,
+    )
 
 
 def _read_as(field: pa.Field) -> pa.Field:
