@@ -258,6 +258,8 @@ def _map_column(maps: list[dict[str, Any] | None], t: pa.MapType) -> pa.MapArray
             items += ordered.values()
         offsets.append(len(keys))
         nulls.append(entries is None)
+    if pa.types.is_floating(t.item_type):  # JSON integers too, rounded as JsonConverter does
+        items = [None if v is None else float(v) for v in items]
     return pa.MapArray.from_arrays(
         pa.array(offsets, pa.int32()),
         pa.array(keys, t.key_type),

@@ -159,6 +159,7 @@ PAYLOAD_EDGES: dict[str, bool] = {
     _one("map", '{"a":{"k":1,"Aa":2,"BB":null}}', _MAP % "int32"): False,  # a required value null
     _one("map", '{"a":{"k":1,"Aa":2,"BB":3}}', _MAP % "int32"): True,  # read apart
     _one("map", '{"a":{"k":"x"}}', _MAP % "string"): True,
+    _one("map", '{"a":{"k":9007199254740993,"j":-5}}', _MAP % "double"): True,
     _one("map", '{"a":{"d":1}}', _MAP % 'int32","name":"org.apache.kafka.connect.data.Date'): False,
     _one("array", '{"a":[{}]}', ',"items":{"type":"map"%s}' % (_MAP % "int32")): False,  # nested
     _one("struct", '{"a":{}}', ',"fields":[]'): False,  # Parquet has no empty group

@@ -73,7 +73,7 @@ def _payload(rng: random.Random, i: int) -> dict[str, Any]:
         "blob": rng.choice([None, "", "AA==", "3q2+7w==", "/+8="]),
         "blobs": [rng.choice(["", "QUJD", "AAEC"]) for _ in range(rng.randrange(3))],
         "attrs": {k: rng.choice(_TEXTS) for k in rng.sample(_KEYS, rng.randrange(len(_KEYS)))},
-        "counts": rng.choice([None, {}, {"b": None, "a": 0.1, "Aa": 3, "BB": -1e-40}]),
+        "counts": rng.choice([None, {}, {"b": None, "a": 0.1, "Aa": 2**60 + 1, "BB": -1e-40}]),
     }  # fmt: skip
     for name in ("small", "f", "ok", "day", "at", "grid", "in", "blob", "counts"):
         if value[name] is None and rng.random() < 0.5:
