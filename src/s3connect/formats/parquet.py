@@ -19,14 +19,10 @@ import pyarrow.parquet as pq
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.avro_data import AvroDataOptions, avro_schema_json, to_connect_schema
-from s3connect.formats.arrow import (
-    arrow_schema,
-    compile_to_arrow,
-    from_arrow_value,
-    json_payload_table,
-)
+from s3connect.formats.arrow import arrow_schema, compile_to_arrow, from_arrow_value
 from s3connect.formats.base import FileRecords
 from s3connect.formats.common import file_schema
+from s3connect.formats.payloads import json_payload_table
 from s3connect.util.java_utf8 import java_utf8_ready
 
 __all__ = ["PARQUET_CODECS", "ParquetFormat", "read_parquet"]
@@ -106,7 +102,7 @@ class ParquetFormat:
     ) -> None:
         """Write one Parquet file of records of the value schema ``schema``, in order: runs of
         their payloads' JSON text (binary arrays, read by
-        :func:`~s3connect.formats.arrow.json_payload_table`) and single records; the same bytes
+        :func:`~s3connect.formats.payloads.json_payload_table`) and single records; the same bytes
         :meth:`write` writes for those records."""
         columns = self._columns(schema)
         convert = compile_to_arrow(schema, self.avro_data)
