@@ -225,6 +225,16 @@ KAFKA_ROWS = (
 Written = tuple[dict[str, bytes], int, list[tuple[int, int]]]
 
 
+# A tombstone, an empty value and an envelope of the wrong kind: what the JVM functions leave to
+# the per-record path (dead letters with TOLERANT_KEYS, the tombstone ignored).
+ENVELOPE_ODDITIES: list[bytes | None] = [
+    None,
+    b"",
+    b'{"schema":{"type":"int32","optional":false},"payload":"x"}',
+]
+TOLERANT_KEYS = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
+
+
 def written_with_and_without_jvm(
     spark: Any, s3: Any, monkeypatch: Any, topic: str, tmp: Path, **keys: str
 ) -> dict[bool, Written]:

@@ -22,7 +22,12 @@ from s3connect.connect.records import SinkRecord
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.spark.jvm_lines import DATUM_FUNCTION, registered
-from tests.integration.sinkhelp import produce, written_with_and_without_jvm
+from tests.integration.sinkhelp import (
+    ENVELOPE_ODDITIES,
+    TOLERANT_KEYS,
+    produce,
+    written_with_and_without_jvm,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -242,11 +247,10 @@ def test_a_sink_run_writes_the_same_avro_with_and_without_the_jvm(
     values: list[bytes | None] = []
     for schemas in (_envelopes(rng, 1, 250), _envelopes(rng, 1, 100), _envelopes(rng, 1, 250)):
         values += schemas
-    values[10:13] = [None, b"", b'{"schema":{"type":"int32","optional":false},"payload":"x"}']
+    values[10:13] = ENVELOPE_ODDITIES
     produce(producer, topic, values)
-    keys = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
     written = written_with_and_without_jvm(
-        spark, s3, monkeypatch, topic, tmp_path, **keys, **_AVRO_KEYS
+        spark, s3, monkeypatch, topic, tmp_path, **TOLERANT_KEYS, **_AVRO_KEYS
     )
     assert written[True] == written[False]
     files, dead_letters, _ = written[True]

@@ -21,7 +21,12 @@ from s3connect.connect.records import SinkRecord
 from s3connect.convert.json import JsonConverter
 from s3connect.formats.parquet import ParquetFormat
 from s3connect.spark.jvm_lines import PAYLOAD_FUNCTION, registered
-from tests.integration.sinkhelp import produce, written_with_and_without_jvm
+from tests.integration.sinkhelp import (
+    ENVELOPE_ODDITIES,
+    TOLERANT_KEYS,
+    produce,
+    written_with_and_without_jvm,
+)
 from tests.integration.spark.test_jvm_datums import _schema, _value
 
 pytestmark = pytest.mark.integration
@@ -205,13 +210,12 @@ def test_a_sink_run_writes_the_same_parquet_with_and_without_the_jvm(
         made = _envelopes(rng, schema, 1000)
         good = [v for i, v in enumerate(made) if _record(v, i) is not None]
         values += good[:190] + [v for v in made if v not in good][:10]  # a few dead letters
-    values[10:13] = [None, b"", b'{"schema":{"type":"int32","optional":false},"payload":"x"}']
+    values[10:13] = ENVELOPE_ODDITIES
     vouched = [start for start, _ in _jvm(spark, [v for v in values if v])]
     assert sum(start is not None for start in vouched) > 300  # most go in runs of payloads
     produce(producer, topic, values)
-    keys = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
     written = written_with_and_without_jvm(
-        spark, s3, monkeypatch, topic, tmp_path, **keys, **_PARQUET_KEYS
+        spark, s3, monkeypatch, topic, tmp_path, **TOLERANT_KEYS, **_PARQUET_KEYS
     )
     assert written[True] == written[False]
     files, dead_letters, _ = written[True]
