@@ -102,8 +102,9 @@ class ParquetFormat:
     ) -> None:
         """Write one Parquet file of records of the value schema ``schema``, in order: runs of
         their payloads' JSON text (binary arrays, read by
-        :func:`~s3connect.formats.payloads.json_payload_table`) and single records; the same bytes
-        :meth:`write` writes for those records."""
+        :func:`~s3connect.formats.payloads.json_payload_table`) or of their values as Arrow
+        columns already (struct arrays, from :func:`~s3connect.formats.payloads.avro_rows`), and
+        single records; the same bytes :meth:`write` writes for those records."""
         columns = self._columns(schema)
         convert = compile_to_arrow(schema, self.avro_data)
         tables = []
@@ -112,7 +113,7 @@ class ParquetFormat:
                 rows = [_row(convert, record) for record in group]
                 tables.append(pa.Table.from_batches([_rows_batch(rows, columns)]))
             else:
-                tables += [json_payload_table(lines, columns) for lines in group]
+                tables += [_run_table(lines, columns) for lines in group]
         whole = pa.concat_tables(tables)
         with self._writer(out, columns) as writer:
             for start in range(0, whole.num_rows, self.batch_size):
@@ -133,6 +134,12 @@ class ParquetFormat:
             use_dictionary=True,
             data_page_size=_PAGE_SIZE,
         )
+
+
+def _run_table(run: pa.Array, columns: pa.Schema) -> pa.Table:
+    if pa.types.is_struct(run.type):
+        return pa.Table.from_arrays(run.flatten(), schema=columns)
+    return json_payload_table(run, columns)
 
 
 def _rows_batch(rows: list[Any], columns: pa.Schema) -> pa.RecordBatch:

@@ -1,6 +1,8 @@
-"""JSON payloads read into Parquet's Arrow columns by Arrow's JSON reader (the sink's line path
-into Parquet, :meth:`~s3connect.formats.parquet.ParquetFormat.write_payloads`): the columns
-:func:`~s3connect.formats.arrow.compile_to_arrow` gives for the same values."""
+"""Values read a column at a time into Parquet's Arrow columns (the sink's line path into
+Parquet, :meth:`~s3connect.formats.parquet.ParquetFormat.write_payloads`): the columns
+:func:`~s3connect.formats.arrow.compile_to_arrow` gives for the same values, from JSON payloads
+read by Arrow's JSON reader (:func:`json_payload_table`) or from the JVM's rows of Avro datums
+(:func:`avro_rows`)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ from typing import Any
 import pyarrow as pa
 
 from s3connect.connect.json_data import as_hashmap
+from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.convert.avro_data import AvroDataOptions
+from s3connect.formats.arrow import arrow_schema
 
-__all__ = ["json_payload_table"]
+__all__ = ["avro_rows", "json_payload_table"]
 
 
 _READ_AS = {pa.date32(): pa.int32(), pa.time32("ms"): pa.int32(), pa.binary(): pa.string()}
@@ -124,3 +129,82 @@ def _retyped(array: pa.Array, field: pa.Field) -> pa.Array:
 
 def _base64(text: str | None) -> bytes | None:
     return None if text is None else binascii.a2b_base64(text, strict_mode=True)
+
+
+def avro_rows(rows: pa.StructArray, schema: ConnectSchema, options: AvroDataOptions) -> pa.Array:
+    """The JVM's rows of Avro datums (``s3connect.jvm.RegistryAvroRow``: a struct of the datums'
+    plain Avro values, enums as their symbols, every field nullable) as a struct array of the
+    Arrow columns of ``schema`` (AvroData's Connect schema of the same Avro schema), null where
+    ``rows`` is: the values :func:`~s3connect.formats.arrow.compile_to_arrow` gives for what the
+    Python reader reads from the same datums.
+
+    Raises:
+        ValueError: a value that reader may read otherwise (a Date, Time or Timestamp out of
+            its range, a NaN), a default the writer would put in a null's place, or a schema
+            whose columns are not those of the rows (a Decimal, a union): those records go
+            record by record.
+    """
+    columns = arrow_schema(schema, options)
+    return _avro_column(rows, pa.field("", pa.struct(list(columns))), schema)
+
+
+_RANGES = {
+    TIMESTAMP: (-62_135_596_800_000, 253_402_300_799_999),  # what a Python datetime holds
+    DATE: (-719_162, 2_932_896),
+    TIME: (0, 86_399_999),
+}
+_VIEWS = {
+    (pa.int32(), pa.date32()),
+    (pa.int32(), pa.time32("ms")),
+    (pa.int64(), pa.timestamp("ms", tz="UTC")),
+}
+
+
+def _avro_column(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Array:
+    t = field.type
+    if schema.default is not None:
+        raise ValueError(f"{field.name!r} has a default (written in a null's place)")
+    mask = array.is_null() if array.null_count and field.nullable else None
+    if pa.types.is_struct(t) and pa.types.is_struct(array.type) and schema.type is Type.STRUCT:
+        if array.type.num_fields != t.num_fields:
+            raise ValueError(f"{field.name!r}: {array.type.num_fields} fields for {t}")
+        children = [
+            _avro_column(array.field(i), t.field(i), f.schema) for i, f in enumerate(schema.fields)
+        ]
+        return pa.StructArray.from_arrays(children, fields=list(t), mask=mask)
+    if pa.types.is_list(t) and pa.types.is_list(array.type) and schema.type is Type.ARRAY:
+        assert schema.value_schema is not None
+        items = _avro_column(array.values, t.value_field, schema.value_schema)
+        return pa.ListArray.from_arrays(array.offsets, items, type=t, mask=mask)
+    if pa.types.is_map(t) and pa.types.is_map(array.type) and schema.type is Type.MAP:
+        assert schema.value_schema is not None
+        items = _avro_column(array.items, t.item_field, schema.value_schema)
+        return pa.MapArray.from_arrays(array.offsets, array.keys, items, type=t, mask=mask)
+    return _avro_leaf(array, field, schema)
+
+
+def _avro_leaf(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Array:
+    import pyarrow.compute as pc
+
+    t = field.type
+    if pa.types.is_floating(t) and pc.any(pc.is_nan(array)).as_py():
+        raise ValueError(f"{field.name!r} holds a NaN")
+    if schema.name in _RANGES and array.null_count < len(array):
+        low, high = _RANGES[schema.name]
+        least, most = pc.min_max(array).values()
+        if least.as_py() < low or most.as_py() > high:
+            raise ValueError(f"{field.name!r} holds a {schema.name} out of range")
+    if pa.types.is_fixed_size_binary(t) and array.type == pa.binary():
+        array = array.cast(t)
+    if array.null_count and not field.nullable:  # under a null struct: unseen in Parquet
+        zero = bytes(t.byte_width) if pa.types.is_fixed_size_binary(t) else b""
+        array = array.fill_null(_ZEROS.get(array.type, zero if _is_bytes(t) else 0))
+    if array.type == t:
+        return array
+    if (array.type, t) in _VIEWS:
+        return array.view(t)
+    raise ValueError(f"{field.name!r}: a {array.type} column for {t}")
+
+
+def _is_bytes(t: pa.DataType) -> bool:
+    return bool(pa.types.is_binary(t) or pa.types.is_fixed_size_binary(t))

@@ -15,13 +15,12 @@ from s3connect.config.plugins import load_plugin
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
-from s3connect.convert.base import Converter
-from s3connect.convert.factory import make_converter
-from s3connect.convert.registry.client import Registry, RetryPolicy, with_record_context
+from s3connect.convert.registry.client import with_record_context
 from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
+from s3connect.sink.converters import build_converter
 from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
@@ -147,21 +146,6 @@ def schema_key(record: SinkRecord) -> SchemaKey:
     if record.value_schema is None:
         return None
     return hashlib.sha256(repr(record.value_schema).encode()).hexdigest()[:32]
-
-
-def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
-    """The key or value converter; a Schema Registry one gets its registry and the retries of
-    ``errors.retry.timeout`` / ``errors.retry.delay.max.ms``."""
-    name = config.converters.key if is_key else config.converters.value
-    registry = config.registry.key if is_key else config.registry.value
-    if registry is not None:
-        retry = RetryPolicy(config.errors.retry_timeout_ms, config.errors.retry_delay_max_ms)
-        return make_converter(name, registry=Registry(registry, retry), is_key=is_key)
-    if is_key:
-        return make_converter(
-            name, schemas_enable=config.converters.key_schemas_enable, is_key=True
-        )
-    return make_converter(name, schemas_enable=config.converters.value_schemas_enable)
 
 
 def _uses_registry(config: SinkConfig) -> bool:

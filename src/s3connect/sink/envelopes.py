@@ -27,16 +27,16 @@ from s3connect.util.arrow import keep_where
 
 __all__ = ["SchemaLines", "envelope_datums", "envelope_payloads"]
 
-SchemaLines = Callable[[pa.RecordBatch], "tuple[pa.Array, ConnectSchema] | None"]
-"""A batch of Kafka rows -> each record's line (null: per record) and the lines' value schema;
-None: the whole batch goes per record."""
+SchemaLines = Callable[[pa.RecordBatch, str], "tuple[pa.Array, ConnectSchema] | None"]
+"""A batch of Kafka rows and its topic -> each record's line (null: per record) and the lines'
+value schema; None: the whole batch goes per record."""
 
 
 def envelope_datums(fmt: AvroFormat) -> SchemaLines:
     """The datums of JsonConverter envelopes as ``fmt`` writes them."""
     converter = JsonConverter(schemas_enable=True)
 
-    def datums(rows: pa.RecordBatch) -> tuple[pa.Array, ConnectSchema] | None:
+    def datums(rows: pa.RecordBatch, topic: str) -> tuple[pa.Array, ConnectSchema] | None:
         if "line" not in rows.schema.names:
             return _in_python(rows, converter, fmt)
         found = _first_schema(rows, rows.column("line"), converter)
@@ -52,7 +52,7 @@ def envelope_payloads() -> SchemaLines:
 
     converter = JsonConverter(schemas_enable=True)
 
-    def payloads(rows: pa.RecordBatch) -> tuple[pa.Array, ConnectSchema] | None:
+    def payloads(rows: pa.RecordBatch, topic: str) -> tuple[pa.Array, ConnectSchema] | None:
         if "payload_start" not in rows.schema.names:
             return None
         starts = rows.column("payload_start")

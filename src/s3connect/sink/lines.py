@@ -43,6 +43,8 @@ from s3connect.errors import PartitionError
 from s3connect.formats.avro import AvroFormat
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
+from s3connect.sink.avro_rows import registry_avro_rows
+from s3connect.sink.converters import build_converter
 from s3connect.sink.envelopes import SchemaLines, envelope_datums, envelope_payloads
 from s3connect.sink.partitioners import (
     DefaultPartitioner,
@@ -62,6 +64,7 @@ from s3connect.util.jackson import quote as jackson_quote
 from s3connect.util.timeformat import JodaZone
 
 __all__ = [
+    "AVRO_ROWS_PLAN",
     "DATUM_PLAN",
     "PAYLOAD_PLAN",
     "BatchLines",
@@ -232,6 +235,9 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         if fmt == "parquet":
             payloads = _placed_with_schema(envelope_payloads(), place)
             return LinePlan(PAYLOAD_PLAN, None, b"\n", payloads)
+    if converter == "avro" and fmt == "parquet" and config.registry.value is not None:
+        rows = registry_avro_rows(build_converter(config, is_key=False), config.format.avro_data)
+        return LinePlan(AVRO_ROWS_PLAN, None, b"", _placed_with_schema(rows, place))
     return None
 
 
@@ -239,6 +245,9 @@ DATUM_PLAN = "json-avro"
 """The plan whose lines are Avro datums (a file of them: AvroFormat.write_datums)."""
 PAYLOAD_PLAN = "json-parquet"
 """The plan whose lines are envelope payloads (a file of them: ParquetFormat.write_payloads)."""
+AVRO_ROWS_PLAN = "avro-parquet"
+"""The plan whose lines are rows of AvroConverter's datums as Parquet's columns (a file of them:
+ParquetFormat.write_payloads)."""
 
 
 def _eligible(config: SinkConfig) -> bool:
@@ -286,7 +295,7 @@ def _placed_with_schema(schema_lines: SchemaLines, place: Placer) -> BatchPlan:
     """Lines of one value schema per batch going to the files ``place`` finds."""
 
     def batch(rows: pa.RecordBatch, topic: str, partition: int, now_ms: int) -> BatchLines | None:
-        found = schema_lines(rows)
+        found = schema_lines(rows, topic)
         if found is None:
             return None
         encoded, timestamps = place(rows, topic, partition, now_ms)

@@ -3,7 +3,9 @@ JVM functions (``jvm/src/s3connect/jvm``, in ``s3connect-jvm.jar``): the JSON li
 JsonConverter (``schemas.enable=false``) into JsonFormat as Kafka's own JsonConverter and Jackson
 give them (``SchemalessJsonLine``), and the Avro datums of JsonConverter envelopes
 (``schemas.enable=true``) into AvroFormat (``JsonAvroDatum``) or where their payloads start, for
-Arrow's JSON reader, into ParquetFormat (``JsonParquetPayload``).
+Arrow's JSON reader, into ParquetFormat (``JsonParquetPayload``), and Confluent's AvroConverter's
+datums as rows of their values into ParquetFormat (``RegistryAvroRow``, one column per latest
+value schema of the query's topics, asked of the registry for each micro-batch).
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
 compute), the Python workers compute the same lines and datums (:mod:`s3connect.sink.lines`,
@@ -13,13 +15,16 @@ wherever a JVM function returns null.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from s3connect.config.sink import SinkConfig
-from s3connect.sink.lines import DATUM_PLAN, PAYLOAD_PLAN, line_plan
+from s3connect.convert.registry.client import Registry, RegistrySettings, subject_name
+from s3connect.sink.avro_rows import AVRO_ROW_PREFIX
+from s3connect.sink.lines import AVRO_ROWS_PLAN, DATUM_PLAN, PAYLOAD_PLAN, line_plan
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -30,6 +35,7 @@ __all__ = [
     "FUNCTION",
     "JVM_LINES_ENV",
     "PAYLOAD_FUNCTION",
+    "latest_value_schemas",
     "registered",
     "with_jvm_lines",
 ]
@@ -63,6 +69,8 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
         return rows
     from pyspark.sql import functions as F
 
+    if plan.name == AVRO_ROWS_PLAN:
+        return _with_avro_rows(rows, config)
     if plan.name in (DATUM_PLAN, PAYLOAD_PLAN):
         return _with_envelope_lines(
             rows, DATUM_FUNCTION if plan.name == DATUM_PLAN else PAYLOAD_FUNCTION
@@ -103,10 +111,78 @@ def _with_envelope_lines(rows: DataFrame, function: str) -> DataFrame:
     )
 
 
+_AVRO_ROW_CLASS = "s3connect.jvm.RegistryAvroRow"
+
+
+def _with_avro_rows(rows: DataFrame, config: SinkConfig) -> DataFrame:
+    """``rows`` with the rows of the Avro datums of each latest value schema of the config's
+    topics (``avro_row_<id>``: ``s3connect.jvm.RegistryAvroRow``)."""
+    from pyspark.sql import functions as F
+
+    for schema_id, text in latest_value_schemas(config):
+        function = _avro_row_function(rows.sparkSession, text)
+        if function is not None:
+            argument = b"\x00" + schema_id.to_bytes(4, "big") + text.encode()
+            datums = F.call_function(function, F.col("value"), F.lit(bytearray(argument)))
+            rows = rows.withColumn(f"{AVRO_ROW_PREFIX}{schema_id}", datums)
+    return rows
+
+
+_registries: dict[str, Registry] = {}
+
+
+def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
+    """(id, Avro schema JSON) of the latest value schema of each topic the config names
+    (TopicNameStrategy's subjects), without references; none for ``topics.regex`` or a
+    registry that does not answer at once (the records then go record by record)."""
+    settings = config.registry.value
+    if settings is None or config.topics.regex is not None:
+        return []
+    registry = _registry(settings)
+    found: dict[int, str] = {}
+    for topic in config.topics.names:
+        try:
+            latest = registry.latest(subject_name(topic, False), topic)
+        except Exception as exc:  # the workers' converters say it, record by record
+            logger.debug("no latest value schema of %s: %s", topic, exc)
+            continue
+        schema = latest.schema
+        if schema.schema_type in (None, "AVRO") and not schema.references:
+            found[int(latest.schema_id)] = schema.schema_str
+    return sorted(found.items())
+
+
+def _registry(settings: RegistrySettings) -> Registry:
+    """One client per registry and credentials for the driver's process (its schema cache)."""
+    key = json.dumps(settings.client_config(), sort_keys=True)
+    if key not in _registries:
+        _registries[key] = Registry(settings)  # no retries: a hint, not needed
+    return _registries[key]
+
+
+def _avro_row_function(spark: SparkSession, schema: str) -> str | None:
+    """The registered function reading datums of ``schema`` into rows; None when the JVM does
+    not read such a schema or the class is not on the cluster."""
+    from pyspark.sql.types import _parse_datatype_json_string
+
+    name = "s3connect_avro_row_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
+    if spark.catalog.functionExists(name):
+        return name
+    try:
+        jvm: Any = spark._jvm
+        returns = jvm.s3connect.jvm.RegistryAvroRow.sparkTypeJson(schema)
+    except Exception as exc:  # no py4j (Spark Connect) or no class
+        _tell(_AVRO_ROW_CLASS, exc)
+        return None
+    if returns is None:
+        return None
+    spark.udf.registerJavaFunction(name, _AVRO_ROW_CLASS, _parse_datatype_json_string(returns))
+    return name
+
+
 def registered(spark: SparkSession, function: str) -> bool:
     """Whether the JVM ``function`` is in ``spark``, registering it when it is not; False when
     its jar is not there (said once in the log)."""
-    global _told
     from pyspark.sql.types import (
         BinaryType,
         DataType,
@@ -132,14 +208,20 @@ def registered(spark: SparkSession, function: str) -> bool:
     try:
         spark.udf.registerJavaFunction(function, _CLASSES.get(function, function), returns)
     except Exception as exc:  # the class or Kafka's connect-json is missing
-        if not _told:
-            logger.info(
-                "JSON lines and Avro datums are computed in the Python workers: %s is not on the "
-                "cluster (add s3connect-jvm.jar and org.apache.kafka:connect-json to its "
-                "libraries to compute them in the JVM): %s",
-                _CLASSES.get(function, function),
-                str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
-            )
-            _told = True
+        _tell(_CLASSES.get(function, function), exc)
         return False
     return True
+
+
+def _tell(name: str, exc: Exception) -> None:
+    """Log once per process that a JVM class is missing."""
+    global _told
+    if not _told:
+        logger.info(
+            "JSON lines and Avro datums are computed in the Python workers: %s is not on the "
+            "cluster (add s3connect-jvm.jar and org.apache.kafka:connect-json to its "
+            "libraries to compute them in the JVM): %s",
+            name,
+            str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+        )
+        _told = True

@@ -252,6 +252,20 @@ class Registry:
             raise ValueError(f"the registry gave no version of schema id {schema_id} in {subject}")
         return int(registered.version)
 
+    def latest(self, subject: str, topic: str) -> Any:
+        """The latest schema registered under ``subject`` (``RegisteredSchema``).
+
+        Raises:
+            ValueError: the registry does not know the subject.
+            SchemaRegistryError: the registry cannot be used.
+        """
+        return self._call(
+            f"fetch the latest version of {subject}",
+            topic,
+            lambda: self.client().get_latest_version(subject),
+            missing=f"Subject {subject} not found",
+        )
+
     def referenced(self, subject: str, version: int, topic: str, fmt: str | None = None) -> Any:
         """A referenced schema (``RegisteredSchema``) by subject and version."""
         return self._call(

@@ -1,0 +1,25 @@
+"""The sink's key and value converters, built from its config."""
+
+from __future__ import annotations
+
+from s3connect.config.sink import SinkConfig
+from s3connect.convert.base import Converter
+from s3connect.convert.factory import make_converter
+from s3connect.convert.registry.client import Registry, RetryPolicy
+
+__all__ = ["build_converter"]
+
+
+def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
+    """The key or value converter; a Schema Registry one gets its registry and the retries of
+    ``errors.retry.timeout`` / ``errors.retry.delay.max.ms``."""
+    name = config.converters.key if is_key else config.converters.value
+    registry = config.registry.key if is_key else config.registry.value
+    if registry is not None:
+        retry = RetryPolicy(config.errors.retry_timeout_ms, config.errors.retry_delay_max_ms)
+        return make_converter(name, registry=Registry(registry, retry), is_key=is_key)
+    if is_key:
+        return make_converter(
+            name, schemas_enable=config.converters.key_schemas_enable, is_key=True
+        )
+    return make_converter(name, schemas_enable=config.converters.value_schemas_enable)
