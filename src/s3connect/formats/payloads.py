@@ -140,7 +140,8 @@ def avro_rows(rows: pa.StructArray, schema: ConnectSchema, options: AvroDataOpti
 
     Raises:
         ValueError: a value that reader may read otherwise (a Date, Time or Timestamp out of
-            its range, a NaN), a default the writer would put in a null's place, or a schema
+            its range, a NaN), a null where the schema has a default (the writer would put the
+            default in its place, even under a null struct), or a schema
             whose columns are not those of the rows (a Decimal, a union): those records go
             record by record.
     """
@@ -162,7 +163,7 @@ _VIEWS = {
 
 def _avro_column(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Array:
     t = field.type
-    if schema.default is not None:
+    if schema.default is not None and array.null_count:
         raise ValueError(f"{field.name!r} has a default (written in a null's place)")
     mask = array.is_null() if array.null_count and field.nullable else None
     if pa.types.is_struct(t) and pa.types.is_struct(array.type) and schema.type is Type.STRUCT:
@@ -187,6 +188,9 @@ def _avro_leaf(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Ar
     import pyarrow.compute as pc
 
     t = field.type
+    fixed = pa.types.is_fixed_size_binary(t) and array.type == pa.binary()
+    if array.type != t and (array.type, t) not in _VIEWS and not fixed:
+        raise ValueError(f"{field.name!r}: a {array.type} column for {t}")
     if pa.types.is_floating(t) and pc.any(pc.is_nan(array)).as_py():
         raise ValueError(f"{field.name!r} holds a NaN")
     if schema.name in _RANGES and array.null_count < len(array):
@@ -194,17 +198,9 @@ def _avro_leaf(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Ar
         least, most = pc.min_max(array).values()
         if least.as_py() < low or most.as_py() > high:
             raise ValueError(f"{field.name!r} holds a {schema.name} out of range")
-    if pa.types.is_fixed_size_binary(t) and array.type == pa.binary():
+    if fixed:
         array = array.cast(t)
     if array.null_count and not field.nullable:  # under a null struct: unseen in Parquet
-        zero = bytes(t.byte_width) if pa.types.is_fixed_size_binary(t) else b""
-        array = array.fill_null(_ZEROS.get(array.type, zero if _is_bytes(t) else 0))
-    if array.type == t:
-        return array
-    if (array.type, t) in _VIEWS:
-        return array.view(t)
-    raise ValueError(f"{field.name!r}: a {array.type} column for {t}")
-
-
-def _is_bytes(t: pa.DataType) -> bool:
-    return bool(pa.types.is_binary(t) or pa.types.is_fixed_size_binary(t))
+        zero = bytes(t.byte_width) if fixed else b"" if array.type == pa.binary() else 0
+        array = array.fill_null(_ZEROS.get(array.type, zero))
+    return array if array.type == t else array.view(t)
