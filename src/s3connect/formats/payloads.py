@@ -145,8 +145,15 @@ def avro_rows(rows: pa.StructArray, schema: ConnectSchema, options: AvroDataOpti
             whose columns are not those of the rows (a Decimal, a union): those records go
             record by record.
     """
-    columns = arrow_schema(schema, options)
-    return _avro_column(rows, pa.field("", pa.struct(list(columns))), schema)
+    import numpy as np
+
+    field = pa.field("", pa.struct(list(arrow_schema(schema, options))), nullable=False)
+    if not rows.null_count:
+        return _avro_column(rows, field, schema)
+    valid = rows.is_valid()
+    typed = _avro_column(rows.filter(valid), field, schema)  # the nulls' children: not checked
+    at = np.cumsum(valid.to_numpy(zero_copy_only=False)) - 1
+    return typed.take(pa.array(at, mask=~valid.to_numpy(zero_copy_only=False)))
 
 
 _RANGES = {

@@ -19,6 +19,7 @@ import pytest
 from confluent_kafka import Producer
 from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
 
+from s3connect.config.sink import SinkConfig
 from s3connect.connect.json_data import json_to_connect, parse_json_schema
 from s3connect.connect.records import SinkRecord
 from s3connect.convert.avro_data import (
@@ -29,9 +30,17 @@ from s3connect.convert.avro_data import (
 )
 from s3connect.formats.parquet import ParquetFormat
 from s3connect.formats.payloads import avro_rows
-from s3connect.spark.jvm_lines import _avro_row_function
+from s3connect.sink.lines import line_plan
+from s3connect.spark.jvm_lines import _avro_row_function, with_jvm_lines
+from s3connect.spark.sink_query import processor_input
 from tests.conftest import SCHEMA_REGISTRY_URL
-from tests.integration.sinkhelp import TOLERANT_KEYS, produce, written_with_and_without_jvm
+from tests.integration.sinkhelp import (
+    KAFKA_ROWS,
+    TOLERANT_KEYS,
+    produce,
+    sink_keys,
+    written_with_and_without_jvm,
+)
 from tests.integration.spark.test_jvm_datums import _schema, _value
 
 pytestmark = pytest.mark.integration
@@ -256,6 +265,18 @@ def _framed(schema_id: int, value: dict[str, Any], schema: dict[str, Any] = _WID
     return b"\x00" + schema_id.to_bytes(4, "big") + _datum(schema, value)[5:]
 
 
+def _in_runs(spark: Any, topic: str, values: list[bytes | None], keys: dict[str, str]) -> int:
+    """How many of ``values`` (offsets 0, 1, ...) the task's line plan takes as rows."""
+    config = SinkConfig.from_mapping(keys)
+    plan = line_plan(config)
+    assert plan is not None
+    rows = [(topic, 0, i, 0, None, v, None) for i, v in enumerate(values)]
+    df = with_jvm_lines(processor_input(spark.createDataFrame(rows, KAFKA_ROWS)), config)
+    batch = df.toArrow().combine_chunks().to_batches()[0]
+    lines = plan.lines(batch, topic, 0, 0)
+    return 0 if lines is None else len(lines.lines) - lines.lines.null_count
+
+
 def test_a_sink_run_writes_the_same_parquet_with_and_without_the_jvm(
     spark: Any, s3: Any, make_topic: Any, producer: Producer, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -286,6 +307,7 @@ def test_a_sink_run_writes_the_same_parquet_with_and_without_the_jvm(
         "format.class": "io.confluent.connect.s3.format.parquet.ParquetFormat",
         "schema.compatibility": "NONE",
     }
+    assert _in_runs(spark, topic, values, sink_keys(topic, "b", tmp_path / "b", **keys)) == 396
     written = written_with_and_without_jvm(spark, s3, monkeypatch, topic, tmp_path, **keys)
     assert written[True] == written[False]
     files, dead_letters, committed = written[True]
