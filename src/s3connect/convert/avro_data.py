@@ -31,7 +31,7 @@ from typing import Any, BinaryIO, NamedTuple, TypeGuard
 
 import fastavro
 
-from s3connect.connect.json_data import dumps_json
+from s3connect.connect.json_data import as_hashmap, dumps_json
 from s3connect.connect.logical import (
     EPOCH,
     EPOCH_DAY,
@@ -479,6 +479,13 @@ def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = 
     return {f.name: to_avro_value(f.schema, value.get(f.name), options) for f in schema.fields}
 
 
+def avro_map_order(entries: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A string-keyed map in the order AvroData.fromConnectData writes it: the iteration order
+    of the ``new HashMap<>()`` it fills in the Connect map's order (the datum's order for a map
+    read by AvroConverter), which Avro's and parquet-avro's writers follow."""
+    return as_hashmap(entries)  # type: ignore[arg-type]
+
+
 def _map_datum(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> Any:
     """A map as an Avro map (a null key fails, as Avro's writer), or as MapEntry records."""
     key, item = schema.key_schema, schema.value_schema
@@ -486,7 +493,7 @@ def _map_datum(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> A
     if _native_map(key, options):
         if None in value:
             raise ValueError("An Avro map cannot hold a null key (allow.optional.map.keys=true)")
-        return {k: to_avro_value(item, v, options) for k, v in value.items()}
+        return {k: to_avro_value(item, v, options) for k, v in avro_map_order(value).items()}
     return [
         {"key": to_avro_value(key, k, options), "value": to_avro_value(item, v, options)}
         for k, v in value.items()

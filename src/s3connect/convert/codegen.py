@@ -181,7 +181,6 @@ def _json_node(
     )
     if t is Type.MAP:  # string keys: a JSON object, in JsonConverter's HashMap order
         _string_map(gen, schema, src, out, ind, False, lambda sub, s, i: child(sub, s, i))
-        gen.emit(ind, f"{out} = _hashmap({out})")
     elif not _json_scalar(gen, schema, src, out, ind, parsed_floats):
         _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
     return out
@@ -327,13 +326,14 @@ def _string_map(
     arrow: bool,
     child: Callable[[ConnectSchema, str, int], str],
 ) -> None:
-    """Emit a map with string keys: a dict datum, or (``arrow``) a list of pairs."""
+    """Emit a map with string keys: a dict datum, or (``arrow``) a list of pairs, in AvroData's
+    HashMap order (:func:`~s3connect.convert.avro_data.avro_map_order`)."""
     assert schema.value_schema is not None
     key, item = gen.var("k"), gen.var("i")
     gen.emit(ind, f"if {src}.__class__ is not dict:")
     gen.emit(ind + 1, "return _SLOW(arg)")
     gen.emit(ind, f"{out} = {'[]' if arrow else '{}'}")
-    gen.emit(ind, f"for {key}, {item} in {src}.items():")
+    gen.emit(ind, f"for {key}, {item} in _hashmap({src}).items():")
     gen.emit(ind + 1, f"if {key}.__class__ is not str:")
     gen.emit(ind + 2, "return _SLOW(arg)")
     value = child(schema.value_schema, item, ind + 1)

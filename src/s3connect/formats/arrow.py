@@ -23,6 +23,7 @@ from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSche
 from s3connect.convert.avro_data import (
     FIXED_SIZE,
     AvroDataOptions,
+    avro_map_order,
     decimal_precision,
     is_fixed,
     resolve_null,
@@ -128,11 +129,14 @@ def to_arrow_value(schema: ConnectSchema, value: Any, options: AvroDataOptions =
     if t is Type.MAP:
         key, item = schema.key_schema, schema.value_schema
         assert key is not None and item is not None
+        native = _native_map(key, options)
+        if native and None not in value:
+            value = avro_map_order(value)
         pairs = [
             (to_arrow_value(key, k, options), to_arrow_value(item, v, options))
             for k, v in value.items()
         ]
-        if _native_map(key, options):
+        if native:
             if any(k is None for k, _ in pairs):
                 raise ValueError(
                     "An Avro map cannot hold a null key (allow.optional.map.keys=true)"

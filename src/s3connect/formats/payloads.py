@@ -15,6 +15,7 @@ from s3connect.connect.json_data import as_hashmap
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.formats.arrow import arrow_schema
+from s3connect.util.java_hashmap import hashmap_permutation
 
 __all__ = ["avro_rows", "json_payload_table"]
 
@@ -133,10 +134,11 @@ def _base64(text: str | None) -> bytes | None:
 
 def avro_rows(rows: pa.StructArray, schema: ConnectSchema, options: AvroDataOptions) -> pa.Array:
     """The JVM's rows of Avro datums (``s3connect.jvm.RegistryAvroRow``: a struct of the datums'
-    plain Avro values, enums as their symbols, every field nullable) as a struct array of the
-    Arrow columns of ``schema`` (AvroData's Connect schema of the same Avro schema), null where
-    ``rows`` is: the values :func:`~s3connect.formats.arrow.compile_to_arrow` gives for what the
-    Python reader reads from the same datums.
+    plain Avro values, enums as their symbols, maps in the datum's order, every field nullable)
+    as a struct array of the Arrow columns of ``schema`` (AvroData's Connect schema of the same
+    Avro schema), null where ``rows`` is: the values
+    :func:`~s3connect.formats.arrow.compile_to_arrow` gives for what the Python reader reads from
+    the same datums (maps in AvroData's HashMap order).
 
     Raises:
         ValueError: a value that reader may read otherwise (a Date, Time or Timestamp out of
@@ -186,9 +188,30 @@ def _avro_column(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.
         return pa.ListArray.from_arrays(array.offsets, items, type=t, mask=mask)
     if pa.types.is_map(t) and pa.types.is_map(array.type) and schema.type is Type.MAP:
         assert schema.value_schema is not None
-        items = _avro_column(array.items, t.item_field, schema.value_schema)
-        return pa.MapArray.from_arrays(array.offsets, array.keys, items, type=t, mask=mask)
+        keys, items = array.keys, _avro_column(array.items, t.item_field, schema.value_schema)
+        order = _hashmap_take(array.offsets, keys)
+        if order is not None:
+            keys, items = keys.take(order), items.take(order)
+        return pa.MapArray.from_arrays(array.offsets, keys, items, type=t, mask=mask)
     return _avro_leaf(array, field, schema)
+
+
+def _hashmap_take(offsets: pa.Array, keys: pa.Array) -> Any:
+    """The indices putting each map's entries (in the datum's order) in AvroData's HashMap
+    order (:func:`~s3connect.convert.avro_data.avro_map_order`); None: they are in it."""
+    import numpy as np
+
+    bounds = offsets.to_numpy()
+    names = keys.to_pylist()
+    take = None
+    for row in np.flatnonzero(np.diff(bounds) > 1).tolist():
+        start, end = int(bounds[row]), int(bounds[row + 1])
+        order = hashmap_permutation(tuple(names[start:end]))
+        if order is not None:
+            if take is None:
+                take = np.arange(len(names))
+            take[start:end] = np.asarray(order) + start
+    return take
 
 
 def _avro_leaf(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Array:

@@ -636,3 +636,32 @@ def test_lone_surrogates_are_written_as_java_writes_them() -> None:
         AvroFormat().datum_encoder(schema)(value)
         == b"\x08a?b?\x04\x04k?\x02?\x04ok\x08\xf0\x9f\x98\x80\x00"
     )
+
+
+# AvroData.fromConnectData puts a string-keyed map into a new HashMap<>(), whose iteration order
+# Avro's and parquet-avro's writers follow: by bucket, (h ^ h >>> 16) & 15 of String.hashCode
+# ("BB" and "Aa" both hash to 2112: bucket 0; "a" 97: bucket 1; "b" 98: bucket 2), a bucket's
+# keys in the order they were put. A map read by AvroConverter arrives in its datum's order.
+_DATUM_ORDER = {"b": 1, "BB": 2, "a": 3, "Aa": 4}
+_JAVA_ORDER = ["BB", "Aa", "a", "b"]
+_MAP = ConnectSchema(Type.MAP, key_schema=STRING, value_schema=INT32)
+_OPT_KEY_MAP = ConnectSchema(Type.MAP, key_schema=OPT_STRING, value_schema=INT32)
+
+
+@pytest.mark.parametrize("value_schema", [_MAP, _OPT_KEY_MAP])
+def test_avro_writes_maps_in_avrodata_hashmap_order(value_schema: ConnectSchema) -> None:
+    options = AvroDataOptions(allow_optional_map_keys=True)
+    struct = ConnectSchema(Type.STRUCT, fields=(Field("m", value_schema),))
+    for schema, value in ((value_schema, _DATUM_ORDER), (struct, {"m": _DATUM_ORDER})):
+        data = write(AvroFormat(avro_data=options), records([value], schema))
+        (read,) = list(fastavro.reader(io.BytesIO(data)))
+        assert list(read if schema is value_schema else read["m"]) == _JAVA_ORDER
+
+
+@pytest.mark.parametrize("value_schema", [_MAP, _OPT_KEY_MAP])
+def test_parquet_writes_maps_in_avrodata_hashmap_order(value_schema: ConnectSchema) -> None:
+    options = AvroDataOptions(allow_optional_map_keys=True)
+    struct = ConnectSchema(Type.STRUCT, fields=(Field("m", value_schema),))
+    data = write(ParquetFormat(avro_data=options), records([{"m": _DATUM_ORDER}], struct))
+    entries = read_parquet(data).column("m").to_pylist()[0]
+    assert [key for key, _ in entries] == _JAVA_ORDER
