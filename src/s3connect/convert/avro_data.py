@@ -55,6 +55,7 @@ from s3connect.connect.schema import (
     Type,
 )
 from s3connect.convert.codegen import connect_to_avro_fast
+from s3connect.util.java_hashmap import sized_capacity
 
 __all__ = [
     "AVRO_DATA_CONFIG",
@@ -1474,12 +1475,21 @@ def _container_value(a: _Avro, s: ConnectSchema, named: bool) -> Convert | None:
         vc = _avro_value(vf.type, s.value_schema, named) or _identity
         return lambda v: {kc(e["key"]): vc(e["value"]) for e in v}
     inner = _avro_value(a.items, s.value_schema, named)
+    if a.kind == "map":  # AvroData: a new HashMap<>(size) filled in the datum's order
+        if inner is None:
+            return _connect_map
+        conv = inner
+        return lambda v: _connect_map({k: conv(x) for k, x in v.items()})
     if inner is None:
         return None
     item = inner
-    if a.kind == "array":
-        return lambda v: [item(x) for x in v]
-    return lambda v: {k: item(x) for k, x in v.items()}
+    return lambda v: [item(x) for x in v]
+
+
+def _connect_map(entries: dict[str, Any]) -> dict[str, Any]:
+    """A map as AvroData.toConnectData makes it: the iteration order of the
+    ``new HashMap<>(size)`` it fills in the Avro map's (the datum's) order."""
+    return as_hashmap(entries, initial=sized_capacity(len(entries)))
 
 
 _PYTHON_KINDS: tuple[tuple[type, tuple[str, ...]], ...] = (

@@ -791,3 +791,25 @@ def test_round_trips_reach_a_fixed_point(seed: int) -> None:
         schema = loosen(rng, random_schema(rng, Names()))
         twice = avro_round_trip(avro_round_trip(schema))
         assert avro_round_trip(twice) == twice
+
+
+# AvroData.toConnectData puts a string-keyed Avro map into a new HashMap<>(size), filled in the
+# datum's order: buckets by (h ^ h >>> 16) & (capacity - 1) of String.hashCode, a bucket's keys
+# in that order. Two keys: table 2, resized to 4 at the second put; "e" (101) and "a" (97) share
+# bucket 1 there, so "e" stays first (in a table of 16, as the Avro writer's map, "a" comes
+# first). Four keys: table 4, resized to 8: "BB" and "Aa" (2112) bucket 0, "a" 1, "b" 2.
+@pytest.mark.parametrize(
+    ("datum_order", "connect_order"),
+    [(["e", "a"], ["e", "a"]), (["b", "BB", "a", "Aa"], ["BB", "Aa", "a", "b"])],
+)
+def test_avro_maps_read_in_avrodata_hashmap_order(
+    datum_order: list[str], connect_order: list[str]
+) -> None:
+    for values in ("int", {"type": "array", "items": "int"}):  # as they are, and converted
+        avro = {"type": "map", "values": values}
+        out = io.BytesIO()
+        datum = {k: (i if values == "int" else [i]) for i, k in enumerate(datum_order)}
+        fastavro.schemaless_writer(out, fastavro.parse_schema(avro), datum)
+        read = connect_reader(avro).read(io.BytesIO(out.getvalue()))
+        assert list(read) == connect_order
+        assert read == datum

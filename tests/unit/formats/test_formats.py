@@ -665,3 +665,14 @@ def test_parquet_writes_maps_in_avrodata_hashmap_order(value_schema: ConnectSche
     data = write(ParquetFormat(avro_data=options), records([{"m": _DATUM_ORDER}], struct))
     entries = read_parquet(data).column("m").to_pylist()[0]
     assert [key for key, _ in entries] == _JAVA_ORDER
+
+
+def test_avro_and_parquet_rehash_a_connect_map_in_a_table_of_16() -> None:
+    # A Connect map ordered as a HashMap of 2 ("e", "a": one bucket of a table of 4) is written
+    # in a new HashMap<>()'s order: "a" (bucket 1 of 16) before "e" (bucket 5).
+    struct = ConnectSchema(Type.STRUCT, fields=(Field("m", _MAP),))
+    value = {"m": {"e": 1, "a": 2}}
+    (avro,) = list(fastavro.reader(io.BytesIO(write(AvroFormat(), records([value], struct)))))
+    assert list(avro["m"]) == ["a", "e"]
+    entries = read_parquet(write(ParquetFormat(), records([value], struct))).column("m")
+    assert [key for key, _ in entries.to_pylist()[0]] == ["a", "e"]
