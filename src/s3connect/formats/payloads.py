@@ -15,7 +15,8 @@ from s3connect.connect.json_data import as_hashmap
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.formats.arrow import arrow_schema
-from s3connect.util.java_hashmap import hashmap_permutation
+from s3connect.util.arrow import keep_where
+from s3connect.util.java_hashmap import SMALL_MAP_KEYS, hashmap_permutation, small_map_bucket
 
 __all__ = ["avro_rows", "json_payload_table"]
 
@@ -198,19 +199,30 @@ def _avro_column(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.
 
 def _hashmap_take(offsets: pa.Array, keys: pa.Array) -> Any:
     """The indices putting each map's entries (in the datum's order) in AvroData's HashMap
-    order (:func:`~s3connect.convert.avro_data.avro_map_order`); None: they are in it."""
+    order (:func:`~s3connect.convert.avro_data.avro_map_order`); None: they are in it. Maps of
+    at most 8 keys sorted at once by their keys' buckets in a table of 16, larger ones one by
+    one."""
     import numpy as np
 
-    bounds = offsets.to_numpy()
-    names = keys.to_pylist()
-    take = None
-    for row in np.flatnonzero(np.diff(bounds) > 1).tolist():
+    bounds = offsets.to_numpy().astype(np.int64)
+    sizes = np.diff(bounds)
+    if not len(sizes) or sizes.max() < 2:
+        return None
+    first, last = int(bounds[0]), int(bounds[-1])
+    encoded = keys.slice(first, last - first).dictionary_encode()
+    buckets = np.array([small_map_bucket(k) for k in encoded.dictionary.to_pylist()], np.int64)
+    rows = np.repeat(np.arange(len(sizes)), sizes)
+    order = np.lexsort((buckets[encoded.indices.to_numpy()], rows)) + first
+    names = None
+    for row in np.flatnonzero(sizes > SMALL_MAP_KEYS).tolist():
         start, end = int(bounds[row]), int(bounds[row + 1])
-        order = hashmap_permutation(tuple(names[start:end]))
-        if order is not None:
-            if take is None:
-                take = np.arange(len(names))
-            take[start:end] = np.asarray(order) + start
+        names = keys.slice(start, end - start).to_pylist()
+        exact = hashmap_permutation(tuple(names)) or range(end - start)
+        order[start - first : end - first] = np.asarray(exact) + start
+    if (order == np.arange(first, last)).all():
+        return None
+    take = np.arange(len(keys))
+    take[first:last] = order
     return take
 
 
@@ -228,8 +240,9 @@ def _avro_leaf(array: pa.Array, field: pa.Field, schema: ConnectSchema) -> pa.Ar
         least, most = pc.min_max(array).values()
         if least.as_py() < low or most.as_py() > high:
             raise ValueError(f"{field.name!r} holds a {schema.name} out of range")
-    if fixed:
-        array = array.cast(t)
+    if fixed:  # other sizes only under null structs (Arrow's zero-length children there)
+        sized = pc.equal(pc.binary_length(array), t.byte_width)
+        array = keep_where(sized, array).cast(t)
     if array.null_count and not field.nullable:  # under a null struct: unseen in Parquet
         zero = bytes(t.byte_width) if fixed else b"" if array.type == pa.binary() else 0
         array = array.fill_null(_ZEROS.get(array.type, zero))

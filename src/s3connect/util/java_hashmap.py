@@ -19,11 +19,13 @@ from collections.abc import Hashable, Sequence
 from functools import lru_cache
 
 __all__ = [
+    "SMALL_MAP_KEYS",
     "copied_capacity",
     "hashmap_order",
     "hashmap_permutation",
     "java_hash",
     "sized_capacity",
+    "small_map_bucket",
 ]
 
 _INITIAL_CAPACITY = 16
@@ -115,6 +117,18 @@ def hashmap_order(
     hashes = [_spread(java_hash(k, long)) for k in keys]
     capacity = _capacity(hashes, initial)
     return tuple(sorted(range(len(hashes)), key=lambda i: hashes[i] & (capacity - 1)))
+
+
+@lru_cache(maxsize=8192)
+def small_map_bucket(key: str) -> int:
+    """The bucket of a ``String`` key in a ``new HashMap<>()`` of at most 8 keys: its first
+    table of 16, which no resize grows (a load of 12, a crowded bucket of 9, is never reached).
+    Sorting such a map's keys by it, ties kept in insertion order, is :func:`hashmap_order`."""
+    return _spread(java_string_hash(key)) & (_INITIAL_CAPACITY - 1)
+
+
+SMALL_MAP_KEYS = _TREEIFY_THRESHOLD
+"""The most keys :func:`small_map_bucket` holds for."""
 
 
 @lru_cache(maxsize=8192)
