@@ -203,6 +203,8 @@ AVRO_EDGES: list[tuple[tuple[str, bytes], bool]] = [
     (_one("string", data=_PREFIX + b"\x06\xed\xa0\x80"), False),  # an encoded surrogate
     (_one("string", data=_PREFIX + b"\x02a!"), False),  # a byte after the datum
     (_one("string", data=_PREFIX + b"\x04a"), False),  # short
+    (_one("string", data=_PREFIX + b"\x80\x80\x80\x80\x08a"), False),  # 2**30 bytes long
+    (_one("bytes", data=_PREFIX + b"\xfe\xff\xff\xff\x0fa"), False),  # 2**31 - 1 bytes long
     (_one("int", data=b"\x00\x00\x00\x00\x08\x02"), False),  # another schema id
     (_one("int", data=b"\x01\x00\x00\x00\x07\x02"), False),  # not the magic byte
     (_one(_ENUM, "Y"), True),

@@ -8,7 +8,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +94,7 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
         DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, last.decoder);
     last.decoder = in;
     try {
-      Object row = read(last.schema, in);
+      Object row = read(last.schema, in, value.length);
       return in.isEnd() ? (Row) row : null;
     } catch (IOException | RuntimeException | Unsure e) {
       return null;
@@ -199,20 +198,25 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
     return members.get(firstNull ? 1 : 0);
   }
 
-  private static Object read(Schema schema, BinaryDecoder in) throws IOException, Unsure {
+  /**
+   * The value of {@code schema} at the decoder's position; {@code limit}: the most bytes a string
+   * or bytes can hold (the Kafka value's length: a longer one is damage, never allocated).
+   */
+  private static Object read(Schema schema, BinaryDecoder in, int limit)
+      throws IOException, Unsure {
     switch (schema.getType()) {
       case RECORD:
         List<Schema.Field> fields = schema.getFields();
         Object[] values = new Object[fields.size()];
         for (int i = 0; i < values.length; i++) {
-          values[i] = read(fields.get(i).schema(), in);
+          values[i] = read(fields.get(i).schema(), in, limit);
         }
         return RowFactory.create(values);
       case ARRAY:
         List<Object> items = new ArrayList<>();
         for (long n = in.readArrayStart(); n > 0; n = in.arrayNext()) {
           for (long i = 0; i < n; i++) {
-            items.add(read(schema.getElementType(), in));
+            items.add(read(schema.getElementType(), in, limit));
           }
         }
         return items;
@@ -220,8 +224,8 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
         Map<String, Object> entries = new LinkedHashMap<>();
         for (long n = in.readMapStart(); n > 0; n = in.mapNext()) {
           for (long i = 0; i < n; i++) {
-            String key = string(in);
-            entries.put(key, read(schema.getValueType(), in));
+            String key = string(in, limit);
+            entries.put(key, read(schema.getValueType(), in, limit));
           }
         }
         return entries;
@@ -231,7 +235,7 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
           throw UNSURE;
         }
         Schema member = schema.getTypes().get(index);
-        return member.getType() == Schema.Type.NULL ? null : read(member, in);
+        return member.getType() == Schema.Type.NULL ? null : read(member, in, limit);
       case ENUM:
         int symbol = in.readEnum();
         List<String> symbols = schema.getEnumSymbols();
@@ -240,10 +244,9 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
         }
         return symbols.get(symbol);
       case STRING:
-        return string(in);
+        return string(in, limit);
       case BYTES:
-        ByteBuffer bytes = in.readBytes(null);
-        return Arrays.copyOfRange(bytes.array(), bytes.position(), bytes.limit());
+        return bytes(in, limit);
       case FIXED:
         byte[] fixed = new byte[schema.getFixedSize()];
         in.readFixed(fixed);
@@ -268,11 +271,21 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
     }
   }
 
+  /** Bytes: their length, then as many bytes (a length beyond {@code limit}: unsure). */
+  private static byte[] bytes(BinaryDecoder in, int limit) throws IOException, Unsure {
+    long length = in.readLong();
+    if (length < 0 || length > limit) {
+      throw UNSURE;
+    }
+    byte[] out = new byte[(int) length];
+    in.readFixed(out);
+    return out;
+  }
+
   /** A string's bytes as strict UTF-8 (malformed bytes: unsure). */
-  private static String string(BinaryDecoder in) throws IOException, Unsure {
-    ByteBuffer bytes = in.readBytes(null);
+  private static String string(BinaryDecoder in, int limit) throws IOException, Unsure {
     try {
-      CharBuffer chars = UTF8.get().decode(bytes);
+      CharBuffer chars = UTF8.get().decode(ByteBuffer.wrap(bytes(in, limit)));
       return chars.toString();
     } catch (CharacterCodingException e) {
       throw UNSURE;
