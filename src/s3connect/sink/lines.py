@@ -6,7 +6,9 @@ a converter with no schema to look into (StringConverter, ByteArrayConverter, Js
 FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock
 time, or a JSON object's field); so do JsonConverter envelopes (``schemas.enable=true``) into
 AvroFormat, their "lines" being Avro datums, and into ParquetFormat, their lines being the
-payloads' JSON text (:mod:`s3connect.sink.envelopes`). For those, a
+payloads' JSON text (:mod:`s3connect.sink.envelopes`); so do Confluent's AvroConverter's values
+into ParquetFormat, their lines being rows of their values (:mod:`s3connect.sink.avro_rows`).
+For those, a
 :class:`LinePlan` turns a column of Kafka values into the column of their lines and files at
 once (Arrow compute where it can), and the writer appends whole runs to the open files
 (:meth:`~s3connect.sink.writer.TopicPartitionWriter.write_run`) as far as

@@ -646,12 +646,24 @@ _PER_RECORD_ONLY = {
 }
 
 
-@pytest.mark.parametrize("pair", ["json-json", "string-bytearray", "json-avro", "json-parquet"])
+_REGISTRY_AVRO_PARQUET = {  # the line path of AvroConverter: tests/integration (a registry)
+    "value.converter": "io.confluent.connect.avro.AvroConverter",
+    "value.converter.schema.registry.url": "http://127.0.0.1:1",
+    "format.class": "io.confluent.connect.s3.format.parquet.ParquetFormat",
+}
+
+
+@pytest.mark.parametrize(
+    "pair", ["json-json", "string-bytearray", "json-avro", "json-parquet", "avro-parquet"]
+)
 @pytest.mark.parametrize("keys", list(_PER_RECORD_ONLY), ids=str)
 def test_configs_the_line_path_cannot_prove_go_per_record(
     tmp_path: Path, pair: str, keys: str
 ) -> None:
     """Keys or headers files, transforms, a schema affix, a key converter that may fail the
     batch: no plan, so every record goes the per-record way (decided per config)."""
-    assert line_plan(_sink(tmp_path, pair, **{"flush.size": "5"})) is not None
-    assert line_plan(_sink(tmp_path, pair, **{"flush.size": "5"}, **_PER_RECORD_ONLY[keys])) is None
+    base = {"flush.size": "5", **(_REGISTRY_AVRO_PARQUET if pair == "avro-parquet" else {})}
+    pair = "json-json" if pair == "avro-parquet" else pair
+    plan = line_plan(_sink(tmp_path, pair, **base))
+    assert plan is not None and (plan.name == "avro-parquet") == ("value.converter" in base)
+    assert line_plan(_sink(tmp_path, pair, **base, **_PER_RECORD_ONLY[keys])) is None
