@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 from s3connect.config.sink import SinkConfig
@@ -34,6 +35,7 @@ __all__ = [
     "FIELD_FUNCTION",
     "FUNCTION",
     "JVM_LINES_ENV",
+    "MOST_ROW_SCHEMAS",
     "PAYLOAD_FUNCTION",
     "latest_value_schemas",
     "registered",
@@ -132,15 +134,17 @@ _registries: dict[str, Registry] = {}
 
 
 def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
-    """(id, Avro schema JSON) of the latest value schema of each topic the config names
-    (TopicNameStrategy's subjects), without references; none for ``topics.regex`` or a
-    registry that does not answer at once (the records then go record by record)."""
+    """(id, Avro schema JSON) of the latest value schema of each topic the config reads
+    (TopicNameStrategy's subjects: ``topics``, or the registry's ``<topic>-value`` subjects whose
+    topic ``topics.regex`` matches), without references, at most :data:`MOST_ROW_SCHEMAS` of
+    them (the newest); none when the registry does not answer at once (the records then go
+    record by record)."""
     settings = config.registry.value
-    if settings is None or config.topics.regex is not None:
+    if settings is None:
         return []
     registry = _registry(settings)
     found: dict[int, str] = {}
-    for topic in config.topics.names:
+    for topic in _value_topics(config, registry):
         try:
             latest = registry.latest(subject_name(topic, False), topic)
         except Exception as exc:  # the workers' converters say it, record by record
@@ -149,7 +153,27 @@ def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
         schema = latest.schema
         if schema.schema_type in (None, "AVRO") and not schema.references:
             found[int(latest.schema_id)] = schema.schema_str
-    return sorted(found.items())
+    return sorted(found.items())[-MOST_ROW_SCHEMAS:]
+
+
+MOST_ROW_SCHEMAS = 4
+"""Schemas read into rows per micro-batch: each adds a column every record pays for."""
+
+
+def _value_topics(config: SinkConfig, registry: Registry) -> list[str]:
+    """The topics named, or those of the registry's value subjects ``topics.regex`` matches
+    (as Kafka's pattern subscription: the whole name)."""
+    if config.topics.regex is None:
+        return list(config.topics.names)
+    try:
+        subjects = registry.subjects()
+    except Exception as exc:
+        logger.debug("no subjects listed: %s", exc)
+        return []
+    pattern = re.compile(config.topics.regex)
+    suffix = subject_name("", False)
+    topics = [s.removesuffix(suffix) for s in subjects if s.endswith(suffix)]
+    return [t for t in topics if pattern.fullmatch(t)]
 
 
 def _registry(settings: RegistrySettings) -> Registry:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from s3connect.convert.avro_data import (
 from s3connect.formats.parquet import ParquetFormat
 from s3connect.formats.payloads import avro_rows
 from s3connect.sink.lines import line_plan
-from s3connect.spark.jvm_lines import _avro_row_function, with_jvm_lines
+from s3connect.spark.jvm_lines import _avro_row_function, latest_value_schemas, with_jvm_lines
 from s3connect.spark.sink_query import processor_input
 from tests.conftest import SCHEMA_REGISTRY_URL
 from tests.integration.sinkhelp import (
@@ -315,3 +316,30 @@ def test_a_sink_run_writes_the_same_parquet_with_and_without_the_jvm(
     files, dead_letters, committed = written[True]
     assert dead_letters == 2 and len(files) > 5
     assert sum(count for _, count in committed) > 500
+
+
+def test_the_schemas_read_into_rows_are_the_latest_of_the_topics_read(tmp_path: Path) -> None:
+    """``topics``: each named topic's latest value schema; ``topics.regex``: those of the
+    registry's value subjects whose topic it matches whole; at most the newest four."""
+    client = SchemaRegistryClient({"url": SCHEMA_REGISTRY_URL})
+    run = uuid.uuid4().hex[:8]
+    ids = {}
+    for name in ("a", "b", "c", "d", "e", "xa"):
+        fields = [{"name": f"f_{name}_{run}", "type": "int"}]
+        schema = Schema(json.dumps({**_RECORD, "fields": fields}), "AVRO")
+        ids[name] = client.register_schema(f"rx-{run}-{name}-value", schema)
+    client.register_schema(f"rx-{run}-a-key", Schema(json.dumps(_RECORD | {"name": "K",
+        "fields": [{"name": "k", "type": "int"}]}), "AVRO"))  # fmt: skip
+    registry = {"value.converter": "io.confluent.connect.avro.AvroConverter",
+                "value.converter.schema.registry.url": SCHEMA_REGISTRY_URL,
+                "format.class": "io.confluent.connect.s3.format.parquet.ParquetFormat"}  # fmt: skip
+
+    def found(**topics: str) -> list[int]:
+        keys = sink_keys("unused", "b", tmp_path, **registry)
+        keys.pop("topics")
+        return [i for i, _ in latest_value_schemas(SinkConfig.from_mapping({**keys, **topics}))]
+
+    assert found(topics=f"rx-{run}-a,rx-{run}-b,rx-{run}-none") == sorted([ids["a"], ids["b"]])
+    newest = sorted(ids[n] for n in "abcde")[-4:]
+    assert found(**{"topics.regex": f"rx-{run}-[a-e]"}) == newest  # not "xa", not "-key"
+    assert found(**{"topics.regex": f"rx-{run}-x"}) == []  # the whole name must match

@@ -266,6 +266,18 @@ class Registry:
             missing=f"Subject {subject} not found",
         )
 
+    def subjects(self) -> list[str]:
+        """The registry's subjects.
+
+        Raises:
+            SchemaRegistryError: the registry cannot be used.
+        """
+        return list(
+            self._call(
+                "list the subjects", "", lambda: self.client().get_subjects(), missing="none"
+            )
+        )
+
     def referenced(self, subject: str, version: int, topic: str, fmt: str | None = None) -> Any:
         """A referenced schema (``RegisteredSchema``) by subject and version."""
         return self._call(
