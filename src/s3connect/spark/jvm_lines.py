@@ -179,9 +179,20 @@ def _value_topics(config: SinkConfig, registry: Registry) -> list[str]:
 def _registry(settings: RegistrySettings) -> Registry:
     """One client per registry and credentials for the driver's process (its schema cache)."""
     key = json.dumps(settings.client_config(), sort_keys=True)
-    if key not in _registries:
-        _registries[key] = Registry(settings)  # no retries: a hint, not needed
+    if key not in _registries:  # no retries: a hint, not needed
+        _registries[key] = Registry(settings, client_factory=_hint_client)
     return _registries[key]
+
+
+_HINT_TIMEOUT_S = 5
+
+
+def _hint_client(conf: dict[str, Any]) -> Any:
+    """A registry client that gives up after one request of at most 5 s (the client's own
+    default waits forever on a registry that does not answer, holding up the micro-batch)."""
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+
+    return SchemaRegistryClient({**conf, "timeout": _HINT_TIMEOUT_S, "max.retries": 0})
 
 
 def _avro_row_function(spark: SparkSession, schema: str) -> str | None:
