@@ -7,11 +7,13 @@ read by Arrow's JSON reader (:func:`json_payload_table`) or from the JVM's rows 
 from __future__ import annotations
 
 import binascii
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 import pyarrow as pa
 
 from s3connect.connect.json_data import as_hashmap
+from s3connect.connect.logical import date_to_days, time_to_millis, timestamp_to_millis
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.avro_data import AvroDataOptions
 from s3connect.formats.arrow import arrow_schema
@@ -159,10 +161,13 @@ def avro_rows(rows: pa.StructArray, schema: ConnectSchema, options: AvroDataOpti
     return typed.take(pa.array(at, mask=~valid.to_numpy(zero_copy_only=False)))
 
 
-_RANGES = {
-    TIMESTAMP: (-62_135_596_800_000, 253_402_300_799_999),  # what a Python datetime holds
-    DATE: (-719_162, 2_932_896),
-    TIME: (0, 86_399_999),
+_RANGES = {  # what the Python reader's datetime, date and time hold
+    TIMESTAMP: (
+        timestamp_to_millis(datetime.min.replace(tzinfo=UTC)),
+        timestamp_to_millis(datetime.max.replace(tzinfo=UTC)),
+    ),
+    DATE: (date_to_days(date.min), date_to_days(date.max)),
+    TIME: (time_to_millis(time.min), time_to_millis(time.max)),
 }
 _VIEWS = {
     (pa.int32(), pa.date32()),
@@ -213,7 +218,6 @@ def _hashmap_take(offsets: pa.Array, keys: pa.Array) -> Any:
     buckets = np.array([small_map_bucket(k) for k in encoded.dictionary.to_pylist()], np.int64)
     rows = np.repeat(np.arange(len(sizes)), sizes)
     order = np.lexsort((buckets[encoded.indices.to_numpy()], rows)) + first
-    names = None
     for row in np.flatnonzero(sizes > SMALL_MAP_KEYS).tolist():
         start, end = int(bounds[row]), int(bounds[row + 1])
         names = keys.slice(start, end - start).to_pylist()

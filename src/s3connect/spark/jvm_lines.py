@@ -5,7 +5,7 @@ give them (``SchemalessJsonLine``), and the Avro datums of JsonConverter envelop
 (``schemas.enable=true``) into AvroFormat (``JsonAvroDatum``) or where their payloads start, for
 Arrow's JSON reader, into ParquetFormat (``JsonParquetPayload``), and Confluent's AvroConverter's
 datums as rows of their values into ParquetFormat (``RegistryAvroRow``, one column per latest
-value schema of the query's topics, asked of the registry for each micro-batch).
+value schema of the query's topics, :func:`s3connect.sink.avro_rows.latest_value_schemas`).
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
 compute), the Python workers compute the same lines and datums (:mod:`s3connect.sink.lines`,
@@ -19,12 +19,10 @@ import hashlib
 import json
 import logging
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
 from s3connect.config.sink import SinkConfig
-from s3connect.convert.registry.client import Registry, RegistrySettings, subject_name
-from s3connect.sink.avro_rows import AVRO_ROW_PREFIX
+from s3connect.sink.avro_rows import AVRO_ROW_PREFIX, latest_value_schemas, wire_prefix
 from s3connect.sink.lines import AVRO_ROWS_PLAN, DATUM_PLAN, PAYLOAD_PLAN, line_plan
 
 if TYPE_CHECKING:
@@ -35,9 +33,7 @@ __all__ = [
     "FIELD_FUNCTION",
     "FUNCTION",
     "JVM_LINES_ENV",
-    "MOST_ROW_SCHEMAS",
     "PAYLOAD_FUNCTION",
-    "latest_value_schemas",
     "registered",
     "with_jvm_lines",
 ]
@@ -124,75 +120,10 @@ def _with_avro_rows(rows: DataFrame, config: SinkConfig) -> DataFrame:
     for schema_id, text in latest_value_schemas(config):
         function = _avro_row_function(rows.sparkSession, text)
         if function is not None:
-            argument = b"\x00" + schema_id.to_bytes(4, "big") + text.encode()
+            argument = wire_prefix(schema_id) + text.encode()
             datums = F.call_function(function, F.col("value"), F.lit(bytearray(argument)))
             rows = rows.withColumn(f"{AVRO_ROW_PREFIX}{schema_id}", datums)
     return rows
-
-
-_registries: dict[str, Registry] = {}
-
-
-def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
-    """(id, Avro schema JSON) of the latest value schema of each topic the config reads
-    (TopicNameStrategy's subjects: ``topics``, or the registry's ``<topic>-value`` subjects whose
-    topic ``topics.regex`` matches), without references, at most :data:`MOST_ROW_SCHEMAS` of
-    them (the newest); none when the registry does not answer at once (the records then go
-    record by record)."""
-    settings = config.registry.value
-    if settings is None:
-        return []
-    registry = _registry(settings)
-    found: dict[int, str] = {}
-    for topic in _value_topics(config, registry):
-        try:
-            latest = registry.latest(subject_name(topic, False), topic)
-        except Exception as exc:  # the workers' converters say it, record by record
-            logger.debug("no latest value schema of %s: %s", topic, exc)
-            continue
-        schema = latest.schema
-        if schema.schema_type in (None, "AVRO") and not schema.references:
-            found[int(latest.schema_id)] = schema.schema_str
-    return sorted(found.items())[-MOST_ROW_SCHEMAS:]
-
-
-MOST_ROW_SCHEMAS = 4
-"""Schemas read into rows per micro-batch: each adds a column every record pays for."""
-
-
-def _value_topics(config: SinkConfig, registry: Registry) -> list[str]:
-    """The topics named, or those of the registry's value subjects ``topics.regex`` matches
-    (as Kafka's pattern subscription: the whole name)."""
-    if config.topics.regex is None:
-        return list(config.topics.names)
-    try:
-        subjects = registry.subjects()
-    except Exception as exc:
-        logger.debug("no subjects listed: %s", exc)
-        return []
-    pattern = re.compile(config.topics.regex)
-    suffix = subject_name("", False)
-    topics = [s.removesuffix(suffix) for s in subjects if s.endswith(suffix)]
-    return [t for t in topics if pattern.fullmatch(t)]
-
-
-def _registry(settings: RegistrySettings) -> Registry:
-    """One client per registry and credentials for the driver's process (its schema cache)."""
-    key = json.dumps(settings.client_config(), sort_keys=True)
-    if key not in _registries:  # no retries: a hint, not needed
-        _registries[key] = Registry(settings, client_factory=_hint_client)
-    return _registries[key]
-
-
-_HINT_TIMEOUT_S = 5
-
-
-def _hint_client(conf: dict[str, Any]) -> Any:
-    """A registry client that gives up after one request of at most 5 s (the client's own
-    default waits forever on a registry that does not answer, holding up the micro-batch)."""
-    from confluent_kafka.schema_registry import SchemaRegistryClient
-
-    return SchemaRegistryClient({**conf, "timeout": _HINT_TIMEOUT_S, "max.retries": 0})
 
 
 def _avro_row_function(spark: SparkSession, schema: str) -> str | None:

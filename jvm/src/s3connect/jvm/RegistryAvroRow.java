@@ -103,7 +103,13 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
 
   private static Schema parsed(byte[] prefixedSchema) {
     String text = new String(prefixedSchema, 5, prefixedSchema.length - 5, StandardCharsets.UTF_8);
-    return SCHEMAS.computeIfAbsent(text, t -> sparkTypeJson(t) == null ? null : parse(t));
+    return SCHEMAS.computeIfAbsent(text, RegistryAvroRow::readable);
+  }
+
+  /** The schema, parsed, when this function reads it (a record {@link #sparkType} types). */
+  private static Schema readable(String schemaJson) {
+    Schema schema = parse(schemaJson);
+    return schema.getType() == Schema.Type.RECORD && sparkType(schema) != null ? schema : null;
   }
 
   private static Schema parse(String schemaJson) {
@@ -117,12 +123,8 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
    */
   public static String sparkTypeJson(String schemaJson) {
     try {
-      Schema schema = parse(schemaJson);
-      if (schema.getType() != Schema.Type.RECORD) {
-        return null;
-      }
-      DataType type = sparkType(schema);
-      return type == null ? null : type.json();
+      Schema schema = readable(schemaJson);
+      return schema == null ? null : sparkType(schema).json();
     } catch (RuntimeException e) {
       return null;
     }
