@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from confluent_kafka import Producer
 
 from s3connect.config.sink import SinkConfig
+from s3connect.sink.avro_datums import AVRO_DATUM_PREFIX
 from s3connect.sink.avro_rows import AVRO_ROW_PREFIX
 from s3connect.sink.summary import SinkSummary
 from s3connect.spark.jvm_lines import JVM_LINES_ENV, with_jvm_lines
@@ -253,8 +254,9 @@ def written_with_and_without_jvm(
             monkeypatch.setenv(JVM_LINES_ENV, "off")
         empty = processor_input(spark.createDataFrame([], KAFKA_ROWS))
         rows = with_jvm_lines(empty, SinkConfig.from_mapping(run_keys))
-        columns = {"avro_row" if c.startswith(AVRO_ROW_PREFIX) else c for c in rows.columns}
-        assert bool({"line", "payload_start", "avro_row"} & columns) is jvm
+        registry = (AVRO_ROW_PREFIX, AVRO_DATUM_PREFIX)
+        columns = {"registry" if c.startswith(registry) else c for c in rows.columns}
+        assert bool({"line", "payload_start", "registry"} & columns) is jvm
         summary = run(spark, run_keys)
         written[jvm] = (
             {k.split("/", 1)[1]: v for k, v in objects(s3, bucket).items()},

@@ -31,6 +31,7 @@ from s3connect.sink.envelopes import SchemaLines
 __all__ = [
     "AVRO_ROW_PREFIX",
     "MOST_ROW_SCHEMAS",
+    "first_framed",
     "latest_value_schemas",
     "registry_avro_rows",
     "wire_prefix",
@@ -47,7 +48,7 @@ def registry_avro_rows(converter: Converter, options: AvroDataOptions) -> Schema
     ``options``) writes their values."""
 
     def rows_of(rows: pa.RecordBatch, topic: str) -> tuple[pa.Array, ConnectSchema] | None:
-        found = _first_row(rows)
+        found = first_framed(rows, AVRO_ROW_PREFIX)
         if found is None:
             return None
         name, first = found
@@ -62,13 +63,14 @@ def registry_avro_rows(converter: Converter, options: AvroDataOptions) -> Schema
     return rows_of
 
 
-def _first_row(rows: pa.RecordBatch) -> tuple[str, int] | None:
-    """The column of rows holding the batch's first row, and its index."""
+def first_framed(rows: pa.RecordBatch, prefix: str) -> tuple[str, int] | None:
+    """Of the JVM's columns named ``prefix<schema id>``, the one holding the batch's first
+    value (not null), and its index."""
     import pyarrow.compute as pc  # imports pandas: not at import time (the CLI's status)
 
     firsts = []
     for name in rows.schema.names:
-        if name.startswith(AVRO_ROW_PREFIX):
+        if name.startswith(prefix):
             at = pc.index(rows.column(name).is_valid(), True).as_py()
             if at >= 0:
                 firsts.append((at, name))

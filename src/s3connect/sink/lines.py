@@ -7,7 +7,8 @@ FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or
 time, or a JSON object's field); so do JsonConverter envelopes (``schemas.enable=true``) into
 AvroFormat, their "lines" being Avro datums, and into ParquetFormat, their lines being the
 payloads' JSON text (:mod:`s3connect.sink.envelopes`); so do Confluent's AvroConverter's values
-into ParquetFormat, their lines being rows of their values (:mod:`s3connect.sink.avro_rows`).
+into ParquetFormat, their lines being rows of their values (:mod:`s3connect.sink.avro_rows`), and
+into AvroFormat, their lines being their datums (:mod:`s3connect.sink.avro_datums`).
 For those, a
 :class:`LinePlan` turns a column of Kafka values into the column of their lines and files at
 once (Arrow compute where it can), and the writer appends whole runs to the open files
@@ -40,11 +41,13 @@ from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.json import JsonConverter
+from s3connect.convert.registry.base import RegistryConverter
 from s3connect.convert.string import StringConverter
 from s3connect.errors import PartitionError
 from s3connect.formats.avro import AvroFormat
 from s3connect.formats.bytearray import BYTES_SCHEMA
 from s3connect.formats.json import json_line
+from s3connect.sink.avro_datums import registry_avro_datums
 from s3connect.sink.avro_rows import registry_avro_rows
 from s3connect.sink.converters import build_converter
 from s3connect.sink.envelopes import SchemaLines, envelope_datums, envelope_payloads
@@ -66,6 +69,7 @@ from s3connect.util.jackson import quote as jackson_quote
 from s3connect.util.timeformat import JodaZone
 
 __all__ = [
+    "AVRO_DATUMS_PLAN",
     "AVRO_ROWS_PLAN",
     "DATUM_PLAN",
     "PAYLOAD_PLAN",
@@ -237,9 +241,15 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         if fmt == "parquet":
             payloads = _placed_with_schema(envelope_payloads(), place)
             return LinePlan(PAYLOAD_PLAN, None, b"\n", payloads)
-    if converter == "avro" and fmt == "parquet" and config.registry.value is not None:
-        rows = registry_avro_rows(build_converter(config, is_key=False), config.format.avro_data)
-        return LinePlan(AVRO_ROWS_PLAN, None, b"", _placed_with_schema(rows, place))
+    if converter == "avro" and config.registry.value is not None:
+        values = build_converter(config, is_key=False)
+        if fmt == "parquet":
+            rows = registry_avro_rows(values, config.format.avro_data)
+            return LinePlan(AVRO_ROWS_PLAN, None, b"", _placed_with_schema(rows, place))
+        if fmt == "avro" and isinstance(values, RegistryConverter):
+            avro = AvroFormat(config.format.avro_codec, avro_data=config.format.avro_data)
+            datums = registry_avro_datums(values, avro)
+            return LinePlan(AVRO_DATUMS_PLAN, None, b"", _placed_with_schema(datums, place))
     return None
 
 
@@ -247,6 +257,9 @@ DATUM_PLAN = "json-avro"
 """The plan whose lines are Avro datums (a file of them: AvroFormat.write_datums)."""
 PAYLOAD_PLAN = "json-parquet"
 """The plan whose lines are envelope payloads (a file of them: ParquetFormat.write_payloads)."""
+AVRO_DATUMS_PLAN = "avro-avro"
+"""The plan whose lines are AvroConverter's datums as they are (a file of them:
+AvroFormat.write_datums)."""
 AVRO_ROWS_PLAN = "avro-parquet"
 """The plan whose lines are rows of AvroConverter's datums as Parquet's columns (a file of them:
 ParquetFormat.write_payloads)."""

@@ -4,8 +4,9 @@ JsonConverter (``schemas.enable=false``) into JsonFormat as Kafka's own JsonConv
 give them (``SchemalessJsonLine``), and the Avro datums of JsonConverter envelopes
 (``schemas.enable=true``) into AvroFormat (``JsonAvroDatum``) or where their payloads start, for
 Arrow's JSON reader, into ParquetFormat (``JsonParquetPayload``), and Confluent's AvroConverter's
-datums as rows of their values into ParquetFormat (``RegistryAvroRow``, one column per latest
-value schema of the query's topics, :func:`s3connect.sink.avro_rows.latest_value_schemas`).
+datums as rows of their values into ParquetFormat (``RegistryAvroRow``) or whether AvroFormat
+writes them as they are (``RegistryAvroDatum``), one column per latest value schema of the
+query's topics (:func:`s3connect.sink.avro_rows.latest_value_schemas`).
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
 compute), the Python workers compute the same lines and datums (:mod:`s3connect.sink.lines`,
@@ -19,11 +20,19 @@ import hashlib
 import json
 import logging
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from s3connect.config.sink import SinkConfig
+from s3connect.sink.avro_datums import AVRO_DATUM_PREFIX
 from s3connect.sink.avro_rows import AVRO_ROW_PREFIX, latest_value_schemas, wire_prefix
-from s3connect.sink.lines import AVRO_ROWS_PLAN, DATUM_PLAN, PAYLOAD_PLAN, line_plan
+from s3connect.sink.lines import (
+    AVRO_DATUMS_PLAN,
+    AVRO_ROWS_PLAN,
+    DATUM_PLAN,
+    PAYLOAD_PLAN,
+    line_plan,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -68,7 +77,9 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     from pyspark.sql import functions as F
 
     if plan.name == AVRO_ROWS_PLAN:
-        return _with_avro_rows(rows, config)
+        return _with_avro_rows(rows, config, _avro_row_function, AVRO_ROW_PREFIX)
+    if plan.name == AVRO_DATUMS_PLAN:
+        return _with_avro_rows(rows, config, _avro_datum_function, AVRO_DATUM_PREFIX)
     if plan.name in (DATUM_PLAN, PAYLOAD_PLAN):
         return _with_envelope_lines(
             rows, DATUM_FUNCTION if plan.name == DATUM_PLAN else PAYLOAD_FUNCTION
@@ -110,20 +121,45 @@ def _with_envelope_lines(rows: DataFrame, function: str) -> DataFrame:
 
 
 _AVRO_ROW_CLASS = "s3connect.jvm.RegistryAvroRow"
+_AVRO_DATUM_CLASS = "s3connect.jvm.RegistryAvroDatum"
+SchemaFunction = Callable[["SparkSession", str], "str | None"]
 
 
-def _with_avro_rows(rows: DataFrame, config: SinkConfig) -> DataFrame:
-    """``rows`` with the rows of the Avro datums of each latest value schema of the config's
-    topics (``avro_row_<id>``: ``s3connect.jvm.RegistryAvroRow``)."""
+def _with_avro_rows(
+    rows: DataFrame, config: SinkConfig, function_of: SchemaFunction, prefix: str
+) -> DataFrame:
+    """``rows`` with a column ``<prefix><id>`` per latest value schema of the config's topics:
+    the rows of its Avro datums (``s3connect.jvm.RegistryAvroRow``) or whether the datum is
+    written as it is (``s3connect.jvm.RegistryAvroDatum``)."""
     from pyspark.sql import functions as F
 
     for schema_id, text in latest_value_schemas(config):
-        function = _avro_row_function(rows.sparkSession, text)
+        function = function_of(rows.sparkSession, text)
         if function is not None:
             argument = wire_prefix(schema_id) + text.encode()
-            datums = F.call_function(function, F.col("value"), F.lit(bytearray(argument)))
-            rows = rows.withColumn(f"{AVRO_ROW_PREFIX}{schema_id}", datums)
+            checked = F.call_function(function, F.col("value"), F.lit(bytearray(argument)))
+            rows = rows.withColumn(f"{prefix}{schema_id}", checked)
     return rows
+
+
+def _avro_datum_function(spark: SparkSession, schema: str) -> str | None:
+    """The registered function checking datums of ``schema``; None when the JVM does not check
+    such a schema or the class is not on the cluster."""
+    from pyspark.sql.types import BooleanType
+
+    name = "s3connect_avro_datum_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
+    if spark.catalog.functionExists(name):
+        return name
+    try:
+        jvm: Any = spark._jvm
+        checks = jvm.s3connect.jvm.RegistryAvroDatum.checks(schema)
+    except Exception as exc:  # no py4j (Spark Connect) or no class
+        _tell(_AVRO_DATUM_CLASS, exc)
+        return None
+    if not checks:
+        return None
+    spark.udf.registerJavaFunction(name, _AVRO_DATUM_CLASS, BooleanType())
+    return name
 
 
 def _avro_row_function(spark: SparkSession, schema: str) -> str | None:

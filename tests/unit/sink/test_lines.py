@@ -646,15 +646,19 @@ _PER_RECORD_ONLY = {
 }
 
 
-_REGISTRY_AVRO_PARQUET = {  # the line path of AvroConverter: tests/integration (a registry)
+_REGISTRY_AVRO = {  # the line paths of AvroConverter: tests/integration (a registry)
     "value.converter": "io.confluent.connect.avro.AvroConverter",
     "value.converter.schema.registry.url": "http://127.0.0.1:1",
-    "format.class": "io.confluent.connect.s3.format.parquet.ParquetFormat",
+}
+_REGISTRY_FORMATS = {
+    "avro-parquet": "io.confluent.connect.s3.format.parquet.ParquetFormat",
+    "avro-avro": "io.confluent.connect.s3.format.avro.AvroFormat",
 }
 
 
 @pytest.mark.parametrize(
-    "pair", ["json-json", "string-bytearray", "json-avro", "json-parquet", "avro-parquet"]
+    "pair",
+    ["json-json", "string-bytearray", "json-avro", "json-parquet", "avro-parquet", "avro-avro"],
 )
 @pytest.mark.parametrize("keys", list(_PER_RECORD_ONLY), ids=str)
 def test_configs_the_line_path_cannot_prove_go_per_record(
@@ -662,8 +666,10 @@ def test_configs_the_line_path_cannot_prove_go_per_record(
 ) -> None:
     """Keys or headers files, transforms, a schema affix, a key converter that may fail the
     batch: no plan, so every record goes the per-record way (decided per config)."""
-    base = {"flush.size": "5", **(_REGISTRY_AVRO_PARQUET if pair == "avro-parquet" else {})}
-    pair = "json-json" if pair == "avro-parquet" else pair
-    plan = line_plan(_sink(tmp_path, pair, **base))
-    assert plan is not None and (plan.name == "avro-parquet") == ("value.converter" in base)
-    assert line_plan(_sink(tmp_path, pair, **base, **_PER_RECORD_ONLY[keys])) is None
+    base = {"flush.size": "5"}
+    if pair in _REGISTRY_FORMATS:
+        base |= {**_REGISTRY_AVRO, "format.class": _REGISTRY_FORMATS[pair]}
+    pairing = "json-json" if pair in _REGISTRY_FORMATS else pair
+    plan = line_plan(_sink(tmp_path, pairing, **base))
+    assert plan is not None and plan.name == pair
+    assert line_plan(_sink(tmp_path, pairing, **base, **_PER_RECORD_ONLY[keys])) is None

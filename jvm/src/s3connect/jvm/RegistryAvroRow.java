@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
@@ -66,25 +67,16 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
     }
   }
 
-  private static final Unsure UNSURE = new Unsure();
+  static final Unsure UNSURE = new Unsure();
 
   @Override
   public Row call(byte[] value, byte[] prefixedSchema) {
-    if (value == null || prefixedSchema == null || value.length < 5) {
+    if (!framed(value, prefixedSchema)) {
       return null;
-    }
-    for (int i = 0; i < 5; i++) {
-      if (value[i] != prefixedSchema[i]) {
-        return null;
-      }
     }
     Last last = LAST.get();
     if (last.argument != prefixedSchema) {
-      try {
-        last.schema = parsed(prefixedSchema);
-      } catch (RuntimeException e) {
-        last.schema = null;
-      }
+      last.schema = parsed(SCHEMAS, prefixedSchema, RegistryAvroRow::readable);
       last.argument = prefixedSchema;
     }
     if (last.schema == null) {
@@ -101,9 +93,28 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
     }
   }
 
-  private static Schema parsed(byte[] prefixedSchema) {
+  /** Whether the value starts with the argument's 5-byte wire prefix. */
+  static boolean framed(byte[] value, byte[] prefixedSchema) {
+    if (value == null || prefixedSchema == null || value.length < 5) {
+      return false;
+    }
+    for (int i = 0; i < 5; i++) {
+      if (value[i] != prefixedSchema[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The argument's schema as {@code readable} parses it, once per schema; null: not read. */
+  static Schema parsed(
+      Map<String, Schema> cache, byte[] prefixedSchema, Function<String, Schema> readable) {
     String text = new String(prefixedSchema, 5, prefixedSchema.length - 5, StandardCharsets.UTF_8);
-    return SCHEMAS.computeIfAbsent(text, RegistryAvroRow::readable);
+    try {
+      return cache.computeIfAbsent(text, readable);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** The schema, parsed, when this function reads it (a record {@link #sparkType} types). */
@@ -112,7 +123,7 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
     return schema.getType() == Schema.Type.RECORD && sparkType(schema) != null ? schema : null;
   }
 
-  private static Schema parse(String schemaJson) {
+  static Schema parse(String schemaJson) {
     return new Schema.Parser().setValidateDefaults(false).parse(schemaJson);
   }
 
@@ -274,7 +285,7 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
   }
 
   /** Bytes: their length, then as many bytes (a length beyond {@code limit}: unsure). */
-  private static byte[] bytes(BinaryDecoder in, int limit) throws IOException, Unsure {
+  static byte[] bytes(BinaryDecoder in, int limit) throws IOException, Unsure {
     long length = in.readLong();
     if (length < 0 || length > limit) {
       throw UNSURE;
@@ -285,7 +296,7 @@ public final class RegistryAvroRow implements UDF2<byte[], byte[], Row> {
   }
 
   /** A string's bytes as strict UTF-8 (malformed bytes: unsure). */
-  private static String string(BinaryDecoder in, int limit) throws IOException, Unsure {
+  static String string(BinaryDecoder in, int limit) throws IOException, Unsure {
     try {
       CharBuffer chars = UTF8.get().decode(ByteBuffer.wrap(bytes(in, limit)));
       return chars.toString();
