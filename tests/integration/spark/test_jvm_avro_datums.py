@@ -123,7 +123,7 @@ def test_the_copied_datums_are_what_the_per_record_writer_writes(spark: Any) -> 
         compared += same is True
         refused += same is None
     assert compared > 35 and unchecked > 20 and refused > 0, (compared, unchecked, refused)
-    assert vouched > 0.7 * readable, (vouched, readable)
+    assert vouched > 0.95 * readable, (vouched, readable)
 
 
 _MAP = {"type": "map", "values": "int"}
@@ -143,6 +143,8 @@ AVRO_DATUM_EDGES: list[tuple[tuple[str, bytes], bool]] = [
     (_one("string", data=_PREFIX + b"\x02a!"), False),  # a byte after the datum
     (_one("string", data=_PREFIX + b"\x04a"), False),  # short
     (_one("bytes", data=_PREFIX + b"\xfe\xff\xff\xff\x0fa"), False),  # 2**31 - 1 bytes long
+    (_one("bytes", b"\x00\xff\x80"), True),
+    (_one("bytes", b""), True),
     (_one("int", data=b"\x00\x00\x00\x00\x08\x02"), False),  # another schema id
     (_one(_ENUM, "Y"), True),
     (_one(_ENUM, data=_PREFIX + b"\x04"), False),  # symbol 2 of 2
@@ -173,6 +175,41 @@ AVRO_DATUM_EDGES: list[tuple[tuple[str, bytes], bool]] = [
     (_one({"type": "long", "logicalType": "timestamp-micros"}, 5), False),  # not checked
     (_one({"type": "bytes", "logicalType": "decimal", "precision": 4, "scale": 1}, b"\x01"), False),
     (_one({**_RECORD, "name": "Inner", "fields": [{"name": "b", "type": "long"}]}, {"b": 1}), True),
+    # The JVM walks the bytes itself: varints at their limits, and UTF-8 as Java's decoder takes it.
+    (_one("int", 2**31 - 1), True),
+    (_one("int", -(2**31)), True),
+    (_one("int", data=_PREFIX + b"\xff\xff\xff\xff\x1f"), False),  # beyond 32 bits
+    (_one("int", data=_PREFIX + b"\xff\xff\xff\xff\xff\x01"), False),  # six bytes
+    (_one("long", 2**63 - 1), True),
+    (_one("long", data=_PREFIX + b"\xff" * 9 + b"\x02"), False),  # beyond 64 bits
+    (_one(_ENUM, data=_PREFIX + b"\x82\x00"), False),  # symbol 1 in two bytes
+    (_one("string", data=_PREFIX + b"\x82\x00a"), False),  # a length in two bytes
+    (_one("float", -0.0), True),
+    (_one("float", float("inf")), True),
+    (_one("double", 5e-324), True),
+    (_one("boolean", data=_PREFIX + b"\x00"), True),
+    *[
+        (_one("string", data=_PREFIX + bytes([2 * len(text)]) + text), valid)
+        for text, valid in [
+            (b"\xc0\x80", False),  # an overlong NUL
+            (b"\xe0\x80\x80", False),  # overlong
+            (b"\xf0\x80\x80\x80", False),  # overlong
+            (b"\xf4\x90\x80\x80", False),  # beyond U+10FFFF
+            (b"\xf5\x80\x80\x80", False),
+            (b"\xe2\x28\xa1", False),  # not a continuation byte
+            (b"a\x80", False),  # a lone continuation byte
+            (b"\xe2\x82", False),  # cut short at the string's end
+            (b"\xf4\x8f\xbf\xbf", True),  # U+10FFFF
+            (b"\xef\xbf\xbf", True),  # U+FFFF
+            (b"\xed\x9f\xbf", True),  # U+D7FF
+            (b"\xee\x80\x80", True),  # U+E000
+            (b"\xc2\x80\xdf\xbf", True),
+        ]
+    ],
+    *[  # maps of non-ASCII keys, in Java's HashMap order of their Strings or not
+        (_one(_MAP, keys), list(avro_map_order(keys)) == list(keys))
+        for keys in ({"é": 1, "ü": 2}, {"ü": 2, "é": 1}, {"😀": 1, "a": 2}, {"a": 2, "😀": 1})
+    ],
 ]
 
 

@@ -1,20 +1,15 @@
 package s3connect.jvm;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.spark.sql.api.java.UDF2;
 
 /**
@@ -24,10 +19,10 @@ import org.apache.spark.sql.api.java.UDF2;
  * 5-byte prefix into the file's blocks, with no decoding.
  *
  * <p>The second argument is the 5-byte wire prefix of the one schema this column checks, then that
- * schema's JSON. The answer is true only when the value starts with that prefix and its datum is
- * read exactly to its last byte, as {@link RegistryAvroRow} reads it (strict UTF-8, booleans 0 or
- * 1, enum and union indexes in range), and is what an Avro writer writes for those values: the
- * shortest varints, each array and map in one block, no NaN (whose bits a reader may not keep),
+ * schema's JSON. The answer is true only when the value starts with that prefix and its datum,
+ * walked in place to its last byte (no values made), is what Avro's reader reads as
+ * {@link RegistryAvroRow} does (strict UTF-8, booleans 0 or 1, enum and union indexes in range)
+ * and what Avro's writer writes again for those values: the shortest varints, each array and map in one block, no NaN (whose bits a reader may not keep),
  * dates, times and timestamps that Python's datetime holds, and each map's keys already in the
  * order AvroConverter and AvroData put them (Java's HashMaps: see {@link #inHashMapOrder}). Any
  * other value gives null, and the Python writer converts that record itself. Schemas with a
@@ -36,8 +31,9 @@ import org.apache.spark.sql.api.java.UDF2;
  */
 public final class RegistryAvroDatum implements UDF2<byte[], byte[], Boolean> {
   private static final long serialVersionUID = 1L;
-  private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
+  private static final Map<String, Node> NODES = new ConcurrentHashMap<>();
   private static final ThreadLocal<Last> LAST = ThreadLocal.withInitial(Last::new);
+  private static final RegistryAvroRow.Unsure UNSURE = RegistryAvroRow.UNSURE;
 
   /** The most keys of a map whose order is checked: Java's HashMaps never make tree bins there. */
   static final int MOST_MAP_KEYS = 24;
@@ -51,19 +47,26 @@ public final class RegistryAvroDatum implements UDF2<byte[], byte[], Boolean> {
 
   private static final String CONNECT = "org.apache.kafka.connect.data.";
 
-  /** The thread's last schema, decoder and re-encoding buffer. */
+  /** The thread's last argument and its schema, compiled. */
   private static final class Last {
     byte[] argument;
-    Schema schema;
-    BinaryDecoder decoder;
-    final Written out = new Written();
-    BinaryEncoder encoder;
+    Node node;
   }
 
-  /** A byte buffer whose bytes are compared in place. */
-  private static final class Written extends ByteArrayOutputStream {
-    boolean same(byte[] value, int from) {
-      return Arrays.equals(buf, 0, count, value, from, value.length);
+  /** A schema as the walk needs it: children, a size, the range of an int or long. */
+  private static final class Node {
+    final Schema.Type type;
+    final Node[] children;
+    final int size; // a fixed's bytes, an enum's symbols
+    final long least;
+    final long most;
+
+    Node(Schema.Type type, Node[] children, int size, long least, long most) {
+      this.type = type;
+      this.children = children;
+      this.size = size;
+      this.least = least;
+      this.most = most;
     }
   }
 
@@ -74,23 +77,26 @@ public final class RegistryAvroDatum implements UDF2<byte[], byte[], Boolean> {
     }
     Last last = LAST.get();
     if (last.argument != prefixedSchema) {
-      last.schema = RegistryAvroRow.parsed(SCHEMAS, prefixedSchema, RegistryAvroDatum::checked);
+      last.node = nodeOf(prefixedSchema);
       last.argument = prefixedSchema;
     }
-    if (last.schema == null) {
+    if (last.node == null) {
       return null;
     }
-    BinaryDecoder in =
-        DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, last.decoder);
-    last.decoder = in;
-    last.out.reset();
-    BinaryEncoder out = EncoderFactory.get().directBinaryEncoder(last.out, last.encoder);
-    last.encoder = out;
+    Walk walk = new Walk(value);
     try {
-      copy(last.schema, in, out, value.length);
-      out.flush();
-      return in.isEnd() && last.out.same(value, 5) ? Boolean.TRUE : null;
-    } catch (IOException | RuntimeException | RegistryAvroRow.Unsure e) {
+      walk.datum(last.node);
+      return walk.pos == value.length ? Boolean.TRUE : null;
+    } catch (RegistryAvroRow.Unsure e) {
+      return null;
+    }
+  }
+
+  private static Node nodeOf(byte[] prefixedSchema) {
+    String text = new String(prefixedSchema, 5, prefixedSchema.length - 5, StandardCharsets.UTF_8);
+    try {
+      return NODES.computeIfAbsent(text, t -> compiled(checked(t)));
+    } catch (RuntimeException e) {
       return null;
     }
   }
@@ -106,7 +112,8 @@ public final class RegistryAvroDatum implements UDF2<byte[], byte[], Boolean> {
 
   private static Schema checked(String schemaJson) {
     Schema schema = RegistryAvroRow.parse(schemaJson);
-    boolean read = schema.getType() == Schema.Type.RECORD && RegistryAvroRow.sparkType(schema) != null;
+    boolean read =
+        schema.getType() == Schema.Type.RECORD && RegistryAvroRow.sparkType(schema) != null;
     return read && plain(schema, new ArrayList<>()) ? schema : null;
   }
 
@@ -140,131 +147,230 @@ public final class RegistryAvroDatum implements UDF2<byte[], byte[], Boolean> {
     }
   }
 
-  /** Read one value of {@code schema} and write it as Avro's writer does. */
-  private static void copy(Schema schema, BinaryDecoder in, BinaryEncoder out, int limit)
-      throws IOException, RegistryAvroRow.Unsure {
-    switch (schema.getType()) {
+  /** The schema as a tree of nodes (not recursive: {@link RegistryAvroRow#sparkType}). */
+  private static Node compiled(Schema schema) {
+    if (schema == null) {
+      return null;
+    }
+    Schema.Type type = schema.getType();
+    switch (type) {
       case RECORD:
-        for (Schema.Field f : schema.getFields()) {
-          copy(f.schema(), in, out, limit);
-        }
-        return;
+        return parent(type, schema.getFields().stream().map(f -> compiled(f.schema())));
       case ARRAY:
-        long items = in.readArrayStart();
-        out.writeArrayStart();
-        out.setItemCount(block(items, limit));
-        for (long i = 0; i < items; i++) {
-          out.startItem();
-          copy(schema.getElementType(), in, out, limit);
-        }
-        oneBlock(items, in);
-        out.writeArrayEnd();
-        return;
+        return parent(type, Stream.of(compiled(schema.getElementType())));
       case MAP:
-        copyMap(schema, in, out, limit);
-        return;
+        return parent(type, Stream.of(compiled(schema.getValueType())));
       case UNION:
-        int index = in.readIndex();
-        if (index < 0 || index >= schema.getTypes().size()) {
-          throw RegistryAvroRow.UNSURE;
-        }
-        out.writeIndex(index);
-        copy(schema.getTypes().get(index), in, out, limit);
-        return;
+        return parent(type, schema.getTypes().stream().map(RegistryAvroDatum::compiled));
       case ENUM:
-        int symbol = in.readEnum();
-        if (symbol < 0 || symbol >= schema.getEnumSymbols().size()) {
-          throw RegistryAvroRow.UNSURE;
-        }
-        out.writeEnum(symbol);
-        return;
-      case STRING:
-        out.writeString(RegistryAvroRow.string(in, limit));
-        return;
-      case BYTES:
-        out.writeBytes(RegistryAvroRow.bytes(in, limit));
-        return;
+        return new Node(type, null, schema.getEnumSymbols().size(), 0, 0);
       case FIXED:
-        byte[] fixed = new byte[schema.getFixedSize()];
-        in.readFixed(fixed);
-        out.writeFixed(fixed);
-        return;
+        return new Node(type, null, schema.getFixedSize(), 0, 0);
       case INT:
-        int i = in.readInt();
-        inRange(schema, i);
-        out.writeInt(i);
-        return;
       case LONG:
-        long l = in.readLong();
-        inRange(schema, l);
-        out.writeLong(l);
-        return;
-      case FLOAT:
-        float f = in.readFloat();
-        if (Float.isNaN(f)) {
-          throw RegistryAvroRow.UNSURE;
-        }
-        out.writeFloat(f);
-        return;
-      case DOUBLE:
-        double d = in.readDouble();
-        if (Double.isNaN(d)) {
-          throw RegistryAvroRow.UNSURE;
-        }
-        out.writeDouble(d);
-        return;
-      case BOOLEAN:
-        byte[] flag = new byte[1];
-        in.readFixed(flag);
-        if (flag[0] != 0 && flag[0] != 1) {
-          throw RegistryAvroRow.UNSURE;
-        }
-        out.writeBoolean(flag[0] == 1);
-        return;
-      case NULL:
-        return;
+        long[] range = range(schema);
+        return new Node(type, null, 0, range[0], range[1]);
       default:
-        throw RegistryAvroRow.UNSURE;
+        return new Node(type, null, 0, 0, 0);
     }
   }
 
-  /** A map's entries, in one block, with unique keys in the order AvroConverter gives them. */
-  private static void copyMap(Schema schema, BinaryDecoder in, BinaryEncoder out, int limit)
-      throws IOException, RegistryAvroRow.Unsure {
-    long entries = in.readMapStart();
-    out.writeMapStart();
-    out.setItemCount(block(entries, limit));
-    List<String> keys = new ArrayList<>((int) entries);
-    for (long i = 0; i < entries; i++) {
-      out.startItem();
-      String key = RegistryAvroRow.string(in, limit);
-      keys.add(key);
-      out.writeString(key);
-      copy(schema.getValueType(), in, out, limit);
-    }
-    oneBlock(entries, in);
-    out.writeMapEnd();
-    if (keys.size() > 1 && !inHashMapOrder(keys)) {
-      throw RegistryAvroRow.UNSURE;
-    }
+  private static Node parent(Schema.Type type, Stream<Node> children) {
+    return new Node(type, children.toArray(Node[]::new), 0, 0, 0);
   }
 
-  /** A block's item count, when the value's bytes can hold that many. */
-  private static long block(long count, int limit) throws RegistryAvroRow.Unsure {
-    if (count < 0 || count > limit) {
-      throw RegistryAvroRow.UNSURE;
+  /** The values an int or long may hold: dates, times and timestamps that Python holds. */
+  private static long[] range(Schema schema) {
+    String kind = schema.getProp("logicalType");
+    String connect = schema.getProp("connect.name");
+    if ("date".equals(kind) || (CONNECT + "Date").equals(connect)) {
+      return new long[] {FIRST_DAY, LAST_DAY};
     }
-    return count;
+    if ("time-millis".equals(kind) || (CONNECT + "Time").equals(connect)) {
+      return new long[] {0, DAY_MS - 1};
+    }
+    if ("timestamp-millis".equals(kind) || (CONNECT + "Timestamp").equals(connect)) {
+      return new long[] {FIRST_MS, LAST_MS};
+    }
+    return new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
   }
 
-  /**
-   * After a non-empty block, the end (a second block: written as one by Avro's writer); an empty
-   * first block was the end.
-   */
-  private static void oneBlock(long first, BinaryDecoder in)
-      throws IOException, RegistryAvroRow.Unsure {
-    if (first > 0 && in.readLong() != 0) {
-      throw RegistryAvroRow.UNSURE;
+  /** One datum's bytes, walked in place: each value in the form Avro's writer gives it. */
+  private static final class Walk {
+    final byte[] b;
+    int pos = 5;
+
+    Walk(byte[] value) {
+      this.b = value;
+    }
+
+    void datum(Node node) throws RegistryAvroRow.Unsure {
+      switch (node.type) {
+        case RECORD:
+          for (Node field : node.children) {
+            datum(field);
+          }
+          return;
+        case ARRAY:
+        case MAP:
+          block(node);
+          return;
+        case UNION:
+          datum(node.children[index(node.children.length)]);
+          return;
+        case ENUM:
+          index(node.size);
+          return;
+        case STRING:
+          utf8(length());
+          return;
+        case BYTES:
+          skip(length());
+          return;
+        case FIXED:
+          skip(node.size);
+          return;
+        case INT:
+        case LONG:
+          long v = varint(node.type == Schema.Type.INT ? 5 : 10);
+          if (v < node.least || v > node.most) {
+            throw UNSURE;
+          }
+          return;
+        case FLOAT:
+          skip(4);
+          if (Float.isNaN(Float.intBitsToFloat((int) littleEndian(4)))) {
+            throw UNSURE; // its bits may not be kept
+          }
+          return;
+        case DOUBLE:
+          skip(8);
+          if (Double.isNaN(Double.longBitsToDouble(littleEndian(8)))) {
+            throw UNSURE;
+          }
+          return;
+        case BOOLEAN:
+          skip(1);
+          if ((b[pos - 1] & 0xfe) != 0) {
+            throw UNSURE;
+          }
+          return;
+        default: // null
+      }
+    }
+
+    /** The bits of the float (4) or double (8) just passed. */
+    private long littleEndian(int width) {
+      long bits = 0;
+      for (int i = 1; i <= width; i++) {
+        bits = bits << 8 | (b[pos - i] & 0xff);
+      }
+      return bits;
+    }
+
+    /** An array's or map's one block of items and the end (0). */
+    private void block(Node node) throws RegistryAvroRow.Unsure {
+      long count = varint(10);
+      if (count == 0) {
+        return;
+      }
+      if (count < 0 || count > b.length - pos) {
+        throw UNSURE; // a block with its size (negative count): not the writer's form
+      }
+      boolean map = node.type == Schema.Type.MAP;
+      List<String> keys = map && count > 1 ? new ArrayList<>((int) count) : null;
+      for (long i = 0; i < count; i++) {
+        if (map) {
+          int length = length();
+          int start = pos;
+          utf8(length);
+          if (keys != null) {
+            keys.add(new String(b, start, length, StandardCharsets.UTF_8));
+          }
+        }
+        datum(node.children[0]);
+      }
+      if (varint(10) != 0) {
+        throw UNSURE; // a second block: written as one
+      }
+      if (keys != null && !inHashMapOrder(keys)) {
+        throw UNSURE;
+      }
+    }
+
+    /** A union's or enum's index below {@code count}. */
+    private int index(int count) throws RegistryAvroRow.Unsure {
+      long i = varint(5);
+      if (i < 0 || i >= count) {
+        throw UNSURE;
+      }
+      return (int) i;
+    }
+
+    /** A string's or bytes' length, at most what is left. */
+    private int length() throws RegistryAvroRow.Unsure {
+      long n = varint(10);
+      if (n < 0 || n > b.length - pos) {
+        throw UNSURE;
+      }
+      return (int) n;
+    }
+
+    private void skip(int n) throws RegistryAvroRow.Unsure {
+      if (n > b.length - pos) {
+        throw UNSURE;
+      }
+      pos += n;
+    }
+
+    /**
+     * A zig-zag varint of at most {@code most} bytes (5: an int, 10: a long) in its shortest
+     * form, as Avro's writer writes it.
+     */
+    private long varint(int most) throws RegistryAvroRow.Unsure {
+      long raw = 0;
+      for (int i = 0; i < most && pos < b.length; i++) {
+        int x = b[pos++] & 0xff;
+        raw |= (long) (x & 0x7f) << (7 * i);
+        if (x < 0x80) {
+          if ((x == 0 && i > 0) || (i == most - 1 && x > (most == 5 ? 0x0f : 0x01))) {
+            throw UNSURE; // longer than needed, or beyond 32 or 64 bits
+          }
+          return (raw >>> 1) ^ -(raw & 1);
+        }
+      }
+      throw UNSURE;
+    }
+
+    /** {@code n} bytes of strict UTF-8 (what Java's decoder reports as malformed: unsure). */
+    private void utf8(int n) throws RegistryAvroRow.Unsure {
+      int end = pos + n;
+      int i = pos;
+      while (i < end) {
+        int c = b[i];
+        if (c >= 0) {
+          i++;
+          continue;
+        }
+        c &= 0xff;
+        int more = c < 0xc2 ? -1 : c < 0xe0 ? 1 : c < 0xf0 ? 2 : c < 0xf5 ? 3 : -1;
+        if (more < 0 || i + more >= end) {
+          throw UNSURE;
+        }
+        int low = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+        int high = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+        int second = b[i + 1] & 0xff;
+        if (second < low || second > high) {
+          throw UNSURE;
+        }
+        for (int k = 2; k <= more; k++) {
+          if ((b[i + k] & 0xc0) != 0x80) {
+            throw UNSURE;
+          }
+        }
+        i += more + 1;
+      }
+      pos = end;
     }
   }
 
@@ -298,20 +404,4 @@ public final class RegistryAvroDatum implements UDF2<byte[], byte[], Boolean> {
     return true;
   }
 
-  /** Dates, times and timestamps that Python's datetime holds (else: unsure). */
-  private static void inRange(Schema schema, long value) throws RegistryAvroRow.Unsure {
-    String kind = schema.getProp("logicalType");
-    String connect = schema.getProp("connect.name");
-    boolean ok = true;
-    if ("date".equals(kind) || (CONNECT + "Date").equals(connect)) {
-      ok = value >= FIRST_DAY && value <= LAST_DAY;
-    } else if ("time-millis".equals(kind) || (CONNECT + "Time").equals(connect)) {
-      ok = value >= 0 && value < DAY_MS;
-    } else if ("timestamp-millis".equals(kind) || (CONNECT + "Timestamp").equals(connect)) {
-      ok = value >= FIRST_MS && value <= LAST_MS;
-    }
-    if (!ok) {
-      throw RegistryAvroRow.UNSURE;
-    }
-  }
 }
