@@ -36,6 +36,7 @@ from s3connect.sink.lines import (
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import DataType
 
 __all__ = [
     "DATUM_FUNCTION",
@@ -147,19 +148,10 @@ def _avro_datum_function(spark: SparkSession, schema: str) -> str | None:
     such a schema or the class is not on the cluster."""
     from pyspark.sql.types import BooleanType
 
-    name = "s3connect_avro_datum_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
-    if spark.catalog.functionExists(name):
-        return name
-    try:
-        jvm: Any = spark._jvm
-        checks = jvm.s3connect.jvm.RegistryAvroDatum.checks(schema)
-    except Exception as exc:  # no py4j (Spark Connect) or no class
-        _tell(_AVRO_DATUM_CLASS, exc)
-        return None
-    if not checks:
-        return None
-    spark.udf.registerJavaFunction(name, _AVRO_DATUM_CLASS, BooleanType())
-    return name
+    def returns(jvm_class: Any) -> DataType | None:
+        return BooleanType() if jvm_class.checks(schema) else None
+
+    return _schema_function(spark, schema, "avro_datum", _AVRO_DATUM_CLASS, returns)
 
 
 def _avro_row_function(spark: SparkSession, schema: str) -> str | None:
@@ -167,18 +159,37 @@ def _avro_row_function(spark: SparkSession, schema: str) -> str | None:
     not read such a schema or the class is not on the cluster."""
     from pyspark.sql.types import _parse_datatype_json_string
 
-    name = "s3connect_avro_row_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
+    def returns(jvm_class: Any) -> DataType | None:
+        text = jvm_class.sparkTypeJson(schema)
+        return None if text is None else _parse_datatype_json_string(text)
+
+    return _schema_function(spark, schema, "avro_row", _AVRO_ROW_CLASS, returns)
+
+
+def _schema_function(
+    spark: SparkSession,
+    schema: str,
+    kind: str,
+    class_name: str,
+    returns: Callable[[Any], DataType | None],
+) -> str | None:
+    """The JVM class's function registered for one schema (named by its hash), returning what
+    ``returns`` (given the class) says; None when that is None (the class does not take such a
+    schema) or the class is not on the cluster."""
+    name = f"s3connect_{kind}_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
     if spark.catalog.functionExists(name):
         return name
     try:
-        jvm: Any = spark._jvm
-        returns = jvm.s3connect.jvm.RegistryAvroRow.sparkTypeJson(schema)
+        jvm_class: Any = spark._jvm
+        for part in class_name.split("."):
+            jvm_class = getattr(jvm_class, part)
+        data_type = returns(jvm_class)
     except Exception as exc:  # no py4j (Spark Connect) or no class
-        _tell(_AVRO_ROW_CLASS, exc)
+        _tell(class_name, exc)
         return None
-    if returns is None:
+    if data_type is None:
         return None
-    spark.udf.registerJavaFunction(name, _AVRO_ROW_CLASS, _parse_datatype_json_string(returns))
+    spark.udf.registerJavaFunction(name, class_name, data_type)
     return name
 
 
@@ -187,7 +198,6 @@ def registered(spark: SparkSession, function: str) -> bool:
     its jar is not there (said once in the log)."""
     from pyspark.sql.types import (
         BinaryType,
-        DataType,
         IntegerType,
         LongType,
         StructField,

@@ -9,7 +9,6 @@ that converts every record in Python."""
 from __future__ import annotations
 
 import io
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,9 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from confluent_kafka import Producer
-from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
 
 from s3connect.connect.records import SinkRecord
-from s3connect.convert.avro_data import AvroDataOptions, avro_map_order, connect_reader
+from s3connect.convert.avro_data import AvroDataOptions, avro_map_order
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.sink.avro_datums import _copied
 from s3connect.spark.jvm_lines import _avro_datum_function
@@ -36,11 +34,12 @@ from tests.integration.spark.test_jvm_avro_rows import (
     _NAN,
     _PREFIX,
     _RECORD,
-    _WIDE,
     _framed,
     _in_runs,
     _one,
+    _python_records,
     _schemas_and_datums,
+    _two_versions,
 )
 
 pytestmark = pytest.mark.integration
@@ -62,25 +61,6 @@ def _jvm_checks(spark: Any, schema: str, datums: list[bytes]) -> list[bool] | No
     rows = sorted(df.collect())
     assert all(r.ok in (True, None) for r in rows)  # never false: null or true
     return [r.ok is True for r in rows]
-
-
-def _python_records(schema: str, datums: list[bytes]) -> list[SinkRecord | None]:
-    """What AvroConverter's reader reads of each datum and AvroFormat writes (None: fails)."""
-    reader = connect_reader(json.loads(schema))
-    out: list[SinkRecord | None] = []
-    for offset, datum in enumerate(datums):
-        try:
-            buffer = io.BytesIO(datum)
-            buffer.seek(5)
-            value = reader.read(buffer)
-            if buffer.tell() != len(datum):
-                raise ValueError("bytes left")
-            record = SinkRecord("t", 0, offset, None, None, value, None, reader.schema)
-            AvroFormat().write([record], io.BytesIO())
-            out.append(record)
-        except Exception:
-            out.append(None)
-    return out
 
 
 def _same_avro(
@@ -111,7 +91,7 @@ def test_the_copied_datums_are_what_the_per_record_writer_writes(spark: Any) -> 
     rng = random.Random(31)
     compared = refused = unchecked = vouched = readable = 0
     for schema, datums in _schemas_and_datums(rng, 160, 12):
-        records = _python_records(schema, datums)
+        records = _python_records(schema, datums, AvroFormat())
         checks = _jvm_checks(spark, schema, datums)
         if checks is None:
             unchecked += 1
@@ -217,7 +197,7 @@ def test_the_jvm_vouches_only_for_datums_written_as_they_are(spark: Any) -> None
     got = []
     for (schema, datum), _ in AVRO_DATUM_EDGES:
         checks = _jvm_checks(spark, schema, [datum])
-        records = _python_records(schema, [datum])
+        records = _python_records(schema, [datum], AvroFormat())
         same = None if checks is None else _same_avro(schema, checks, [datum], records)
         assert same is not False, schema
         got.append(same is True)
@@ -229,10 +209,7 @@ def test_a_sink_run_writes_the_same_avro_with_and_without_the_jvm(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     topic = make_topic("jvm-avro-datums")
-    client = SchemaRegistryClient({"url": SCHEMA_REGISTRY_URL})
-    first = client.register_schema(f"{topic}-value", Schema(json.dumps(_WIDE), "AVRO"))
-    evolved = {**_WIDE, "fields": [*_WIDE["fields"], {"name": "n", "type": "int", "default": 0}]}
-    latest = client.register_schema(f"{topic}-value", Schema(json.dumps(evolved), "AVRO"))
+    first, latest, evolved = _two_versions(topic)
     rng = random.Random(32)
     values: list[bytes | None] = []
     copied = set()  # the records of the latest schema whose map is in the writer's order

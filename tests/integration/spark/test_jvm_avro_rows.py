@@ -121,8 +121,9 @@ def _jvm_rows(spark: Any, schema: str, datums: list[bytes]) -> pa.Array | None:
     return table.column(1).combine_chunks()
 
 
-def _python_records(schema: str, datums: list[bytes]) -> list[SinkRecord | None]:
-    """What AvroConverter's reader reads of each datum and ParquetFormat writes (None: fails)."""
+def _python_records(schema: str, datums: list[bytes], fmt: Any = None) -> list[SinkRecord | None]:
+    """What AvroConverter's reader reads of each datum and ``fmt`` (ParquetFormat) writes
+    (None: fails)."""
     reader = connect_reader(json.loads(schema))
     out: list[SinkRecord | None] = []
     for offset, datum in enumerate(datums):
@@ -133,7 +134,7 @@ def _python_records(schema: str, datums: list[bytes]) -> list[SinkRecord | None]
             if buffer.tell() != len(datum):
                 raise ValueError("bytes left")
             record = SinkRecord("t", 0, offset, None, None, value, None, reader.schema)
-            ParquetFormat().write([record], io.BytesIO())
+            (fmt or ParquetFormat()).write([record], io.BytesIO())
             out.append(record)
         except Exception:
             out.append(None)
@@ -265,6 +266,16 @@ _WIDE = {
 }
 
 
+def _two_versions(topic: str) -> tuple[int, int, dict[str, Any]]:
+    """``_WIDE`` and an evolution of it (a field more) registered as the topic's value schema:
+    their ids, and the evolved schema."""
+    client = SchemaRegistryClient({"url": SCHEMA_REGISTRY_URL})
+    first = client.register_schema(f"{topic}-value", Schema(json.dumps(_WIDE), "AVRO"))
+    evolved = {**_WIDE, "fields": [*_WIDE["fields"], {"name": "n", "type": "int", "default": 0}]}
+    latest = client.register_schema(f"{topic}-value", Schema(json.dumps(evolved), "AVRO"))
+    return first, latest, evolved
+
+
 def _framed(schema_id: int, value: dict[str, Any], schema: dict[str, Any] = _WIDE) -> bytes:
     return b"\x00" + schema_id.to_bytes(4, "big") + _datum(schema, value)[5:]
 
@@ -286,10 +297,7 @@ def test_a_sink_run_writes_the_same_parquet_with_and_without_the_jvm(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     topic = make_topic("jvm-avro-rows")
-    client = SchemaRegistryClient({"url": SCHEMA_REGISTRY_URL})
-    first = client.register_schema(f"{topic}-value", Schema(json.dumps(_WIDE), "AVRO"))
-    evolved = {**_WIDE, "fields": [*_WIDE["fields"], {"name": "n", "type": "int", "default": 0}]}
-    latest = client.register_schema(f"{topic}-value", Schema(json.dumps(evolved), "AVRO"))
+    first, latest, evolved = _two_versions(topic)
     rng = random.Random(22)
     values: list[bytes | None] = []
     for i in range(600):
