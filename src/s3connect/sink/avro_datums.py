@@ -21,11 +21,10 @@ from typing import Any
 import pyarrow as pa
 
 from s3connect.connect.schema import ConnectSchema, Type
-from s3connect.convert.avro_data import avro_schema
+from s3connect.convert.avro_data import AvroDataOptions, avro_schema
 from s3connect.convert.registry.base import RegistryConverter
-from s3connect.formats.avro import AvroFormat
-from s3connect.sink.avro_rows import first_framed
 from s3connect.sink.envelopes import SchemaLines
+from s3connect.sink.registry_columns import first_framed
 from s3connect.util.arrow import keep_where
 
 __all__ = ["AVRO_DATUM_PREFIX", "registry_avro_datums", "same_encoding"]
@@ -34,8 +33,9 @@ AVRO_DATUM_PREFIX = "avro_datum_"
 """The JVM's columns of checked datums: ``avro_datum_<schema id>``."""
 
 
-def registry_avro_datums(converter: RegistryConverter, fmt: AvroFormat) -> SchemaLines:
-    """The datums of AvroConverter's values (``converter``) that ``fmt`` writes unchanged."""
+def registry_avro_datums(converter: RegistryConverter, options: AvroDataOptions) -> SchemaLines:
+    """The datums of AvroConverter's values (``converter``) that AvroFormat (AvroData's
+    ``options``) writes unchanged."""
     import pyarrow.compute as pc  # imports pandas: not at import time (the CLI's status)
 
     copies: dict[tuple[str, int], bool] = {}
@@ -52,7 +52,7 @@ def registry_avro_datums(converter: RegistryConverter, fmt: AvroFormat) -> Schem
                 return None
             if (topic, schema_id) not in copies:
                 registered = converter.registry.schema(schema_id, topic)
-                copies[(topic, schema_id)] = _copied(registered.schema_str, schema, fmt)
+                copies[(topic, schema_id)] = _copied(registered.schema_str, schema, options)
         except Exception:  # the per-record path raises it again and decides
             return None
         if not copies[(topic, schema_id)]:
@@ -68,9 +68,10 @@ _MOST_BYTES = 2**31 - 1
 """The longest a Kafka value is (Arrow's ``binary`` offsets are 32-bit)."""
 
 
-def _copied(registered: str, schema: ConnectSchema, fmt: AvroFormat) -> bool:
-    """Whether ``fmt`` writes a checked datum of the ``registered`` schema (JSON) as it is."""
-    written = avro_schema(schema, fmt.avro_data)
+def _copied(registered: str, schema: ConnectSchema, options: AvroDataOptions) -> bool:
+    """Whether AvroFormat (AvroData's ``options``) writes a checked datum of the ``registered``
+    schema (JSON) as it is."""
+    written = avro_schema(schema, options)
     return _plain(schema) and same_encoding(json.loads(registered), written)
 
 

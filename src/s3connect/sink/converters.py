@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from s3connect.config.sink import SinkConfig
 from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
 from s3connect.convert.registry.client import Registry, RegistrySettings, RetryPolicy
 
-__all__ = ["build_converter"]
+__all__ = ["build_converter", "shared_registry"]
 
 
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
@@ -17,7 +20,7 @@ def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
     registry = config.registry.key if is_key else config.registry.value
     if registry is not None:
         retry = RetryPolicy(config.errors.retry_timeout_ms, config.errors.retry_delay_max_ms)
-        return make_converter(name, registry=_registry(registry, retry), is_key=is_key)
+        return make_converter(name, registry=shared_registry(registry, retry), is_key=is_key)
     if is_key:
         return make_converter(
             name, schemas_enable=config.converters.key_schemas_enable, is_key=True
@@ -25,15 +28,18 @@ def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
     return make_converter(name, schemas_enable=config.converters.value_schemas_enable)
 
 
-_registries: dict[tuple[RegistrySettings, RetryPolicy], Registry] = {}
+ClientFactory = Callable[[dict[str, Any]], Any]
+_registries: dict[tuple[RegistrySettings, RetryPolicy, ClientFactory | None], Registry] = {}
 
 
-def _registry(settings: RegistrySettings, retry: RetryPolicy) -> Registry:
-    """One client per registry, credentials and retries in a process: the tasks a Python worker
-    runs share its caches (schemas by id, versions by subject), as a Connect task's converter
-    keeps them for its life; a new client per task asked the registry again for every schema
-    (about 55 ms per task and converter against the local stack)."""
-    key = (settings, retry)
+def shared_registry(
+    settings: RegistrySettings, retry: RetryPolicy, client_factory: ClientFactory | None = None
+) -> Registry:
+    """One client per registry, credentials, retries (and client factory) in a process: the
+    tasks a Python worker runs share its caches (schemas by id, versions by subject), as a
+    Connect task's converter keeps them for its life; a new client per task asked the registry
+    again for every schema (about 55 ms per task and converter against the local stack)."""
+    key = (settings, retry, client_factory)
     if key not in _registries:
-        _registries[key] = Registry(settings, retry)
+        _registries[key] = Registry(settings, retry, client_factory=client_factory)
     return _registries[key]

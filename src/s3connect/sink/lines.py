@@ -247,8 +247,7 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
             rows = registry_avro_rows(values, config.format.avro_data)
             return LinePlan(AVRO_ROWS_PLAN, None, b"", _placed_with_schema(rows, place))
         if fmt == "avro" and isinstance(values, RegistryConverter):
-            avro = AvroFormat(config.format.avro_codec, avro_data=config.format.avro_data)
-            datums = registry_avro_datums(values, avro)
+            datums = registry_avro_datums(values, config.format.avro_data)
             return LinePlan(AVRO_DATUMS_PLAN, None, b"", _placed_with_schema(datums, place))
     return None
 

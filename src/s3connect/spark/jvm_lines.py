@@ -6,7 +6,7 @@ give them (``SchemalessJsonLine``), and the Avro datums of JsonConverter envelop
 Arrow's JSON reader, into ParquetFormat (``JsonParquetPayload``), and Confluent's AvroConverter's
 datums as rows of their values into ParquetFormat (``RegistryAvroRow``) or whether AvroFormat
 writes them as they are (``RegistryAvroDatum``), one column per latest value schema of the
-query's topics (:func:`s3connect.sink.avro_rows.latest_value_schemas`).
+query's topics (:func:`s3connect.sink.registry_columns.latest_value_schemas`).
 
 When the jar is not on the cluster (a Databricks cluster without the library, serverless
 compute), the Python workers compute the same lines and datums (:mod:`s3connect.sink.lines`,
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.avro_datums import AVRO_DATUM_PREFIX
-from s3connect.sink.avro_rows import AVRO_ROW_PREFIX, latest_value_schemas, wire_prefix
+from s3connect.sink.avro_rows import AVRO_ROW_PREFIX
 from s3connect.sink.lines import (
     AVRO_DATUMS_PLAN,
     AVRO_ROWS_PLAN,
@@ -33,6 +33,7 @@ from s3connect.sink.lines import (
     PAYLOAD_PLAN,
     line_plan,
 )
+from s3connect.sink.registry_columns import latest_value_schemas, wire_prefix
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -78,9 +79,9 @@ def with_jvm_lines(rows: DataFrame, config: SinkConfig) -> DataFrame:
     from pyspark.sql import functions as F
 
     if plan.name == AVRO_ROWS_PLAN:
-        return _with_avro_rows(rows, config, _avro_row_function, AVRO_ROW_PREFIX)
+        return _with_registry_columns(rows, config, _avro_row_function, AVRO_ROW_PREFIX)
     if plan.name == AVRO_DATUMS_PLAN:
-        return _with_avro_rows(rows, config, _avro_datum_function, AVRO_DATUM_PREFIX)
+        return _with_registry_columns(rows, config, _avro_datum_function, AVRO_DATUM_PREFIX)
     if plan.name in (DATUM_PLAN, PAYLOAD_PLAN):
         return _with_envelope_lines(
             rows, DATUM_FUNCTION if plan.name == DATUM_PLAN else PAYLOAD_FUNCTION
@@ -126,7 +127,7 @@ _AVRO_DATUM_CLASS = "s3connect.jvm.RegistryAvroDatum"
 SchemaFunction = Callable[["SparkSession", str], "str | None"]
 
 
-def _with_avro_rows(
+def _with_registry_columns(
     rows: DataFrame, config: SinkConfig, function_of: SchemaFunction, prefix: str
 ) -> DataFrame:
     """``rows`` with a column ``<prefix><id>`` per latest value schema of the config's topics:

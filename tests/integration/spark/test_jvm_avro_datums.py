@@ -75,7 +75,7 @@ def _same_avro(
     assert all(r is not None for r in kept)  # what the JVM vouches for, Python reads and writes
     schema = kept[0].value_schema  # type: ignore[union-attr]
     fmt = AvroFormat("deflate", avro_data=_SINK_AVRO_DATA)
-    if not _copied(schema_text, schema, fmt):
+    if not _copied(schema_text, schema, fmt.avro_data):
         return None
     expected, got = io.BytesIO(), io.BytesIO()
     fmt.write(kept, expected)  # type: ignore[arg-type]

@@ -31,8 +31,8 @@ from s3connect.convert.avro_data import (
 )
 from s3connect.formats.parquet import ParquetFormat
 from s3connect.formats.payloads import avro_rows
-from s3connect.sink.avro_rows import latest_value_schemas
 from s3connect.sink.lines import line_plan
+from s3connect.sink.registry_columns import latest_value_schemas
 from s3connect.spark.jvm_lines import _avro_row_function, with_jvm_lines
 from s3connect.spark.sink_query import processor_input
 from tests.conftest import SCHEMA_REGISTRY_URL

@@ -63,7 +63,7 @@ def test_schemas_encode_alike_by_types_order_and_symbols(one: Any, other: Any, s
 
 def _copies(avro: Any, fmt: AvroFormat | None = None) -> bool:
     schema = connect_reader(avro).schema
-    return _copied(json.dumps(avro), schema, fmt or AvroFormat())
+    return _copied(json.dumps(avro), schema, (fmt or AvroFormat()).avro_data)
 
 
 def test_enums_are_copied_with_enhanced_schema_support() -> None:

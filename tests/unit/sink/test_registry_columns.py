@@ -1,4 +1,4 @@
-"""The driver's lookup of the schemas the JVM reads into rows (sink/avro_rows.py): a registry
+"""The driver's lookup of the schemas the JVM reads into rows (sink/registry_columns.py): a registry
 that accepts the connection and never answers holds a micro-batch up for one request's
 timeout, then the records go record by record."""
 
@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from s3connect.config.sink import SinkConfig
-from s3connect.sink.avro_rows import latest_value_schemas
+from s3connect.sink.registry_columns import latest_value_schemas
 
 
 def test_a_registry_that_never_answers_gives_no_schemas_within_seconds(tmp_path: Path) -> None:
