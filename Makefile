@@ -8,6 +8,8 @@ STAMP := $(VENV)/.installed
 VERSITYGW_VERSION := v1.8.0
 VERSITYGW := .deps/bin/versitygw
 VERSITYGW_STAMP := .deps/bin/.versitygw-$(VERSITYGW_VERSION)
+# The tests' class-data-sharing archive of a Spark driver (see stack/spark_archive.py).
+SPARK_ARCHIVE := .deps/spark-cds.jsa
 
 .PHONY: install up down status test unit demo lint bench clean jvm-jar
 
@@ -18,6 +20,10 @@ $(STAMP): pyproject.toml stack/kafka-pom.xml stack/connect-pom.xml stack/spark-p
 	$(PY) -m pip install -q -e '.[dev,local]'
 	$(PY) stack/fetch_jars.py
 	touch $(STAMP)
+
+# Optional: without it the tests run as they are, only their JVMs start slower.
+$(SPARK_ARCHIVE): $(STAMP) stack/spark_archive.py
+	-$(PY) stack/spark_archive.py
 
 # Go's module and build caches live in a temporary folder removed afterwards (nothing in ~/go);
 # -modcacherw makes the module cache removable.
@@ -31,9 +37,9 @@ $(VERSITYGW_STAMP):
 	rm -f .deps/bin/.versitygw-*
 	touch $(VERSITYGW_STAMP)
 
-## install: the virtualenv, the package, the JVM jars (fetched once from Maven Central) and the
-## S3 server versitygw (built once with `go install`)
-install: $(STAMP) $(VERSITYGW_STAMP)
+## install: the virtualenv, the package, the JVM jars (fetched once from Maven Central), the
+## S3 server versitygw (built once with `go install`) and the tests' Spark class archive
+install: $(STAMP) $(VERSITYGW_STAMP) $(SPARK_ARCHIVE)
 	@test -x $(VERSITYGW) || { rm -f $(VERSITYGW_STAMP); $(MAKE) --no-print-directory $(VERSITYGW_STAMP); }
 
 ## jvm-jar: the sink's JVM line function for the bundle (dist/s3connect-jvm.jar)

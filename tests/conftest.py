@@ -26,6 +26,7 @@ from botocore.config import Config as BotoConfig
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from confluent_kafka.schema_registry import SchemaRegistryClient
+from stack import spark_archive
 from stack import stack as local_stack
 
 if TYPE_CHECKING:
@@ -45,6 +46,29 @@ SCHEMA_REGISTRY_URL = os.environ.get(
     "SCHEMA_REGISTRY_URL",
     f"http://127.0.0.1:{os.environ.get('SCHEMA_REGISTRY_PORT', '8081')}/apis/ccompat/v7",
 )
+
+
+# Every JVM the tests start (the CLI's and notebooks' drivers, local-cluster executors, the shared
+# session) maps the classes of stack/spark_archive.py's archive instead of loading them; all but
+# the shared session, which runs the whole suite, compile with C1 only.
+_JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS"
+if _JAVA_TOOL_OPTIONS not in os.environ and (_java_options := spark_archive.java_options()):
+    os.environ[_JAVA_TOOL_OPTIONS] = _java_options
+
+
+@contextlib.contextmanager
+def _long_lived_jvm() -> Iterator[None]:
+    """While the shared session's JVM starts: the archive and both compilers (it runs the whole
+    suite); unchanged when the shell gave its own options."""
+    quick, full = spark_archive.java_options(), spark_archive.java_options(quick_jit=False)
+    if quick is None or full is None or os.environ.get(_JAVA_TOOL_OPTIONS) != quick:
+        yield
+        return
+    os.environ[_JAVA_TOOL_OPTIONS] = full
+    try:
+        yield
+    finally:
+        os.environ[_JAVA_TOOL_OPTIONS] = quick
 
 
 def _require(port_url: str, what: str) -> None:
@@ -194,7 +218,8 @@ def spark() -> Iterator[SparkSession]:
     os.environ["AWS_SECRET_ACCESS_KEY"] = S3_CREDENTIALS["aws_secret_access_key"]
     from s3connect.spark.session import get_spark
 
-    session = get_spark("s3connect-tests", shuffle_partitions=2)
+    with _long_lived_jvm():
+        session = get_spark("s3connect-tests", shuffle_partitions=2)
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
