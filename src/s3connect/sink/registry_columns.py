@@ -47,8 +47,9 @@ def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
     """(id, Avro schema JSON) of the latest value schema of each topic the config reads
     (TopicNameStrategy's subjects: ``topics``, or the registry's ``<topic>-value`` subjects whose
     topic ``topics.regex`` matches), without references, at most :data:`MOST_ROW_SCHEMAS` of
-    them (the newest); none when the registry does not answer at once (the records then go
-    record by record)."""
+    them (the newest). A topic without one is skipped; once the registry cannot be used (it
+    does not answer within :data:`_HINT_TIMEOUT_S`, refuses the credentials) no other topic is
+    asked: the records then go record by record, whose converters say what is wrong."""
     settings = config.registry.value
     if settings is None:
         return []
@@ -57,9 +58,11 @@ def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
     for topic in _value_topics(config, registry):
         try:
             latest = registry.latest(subject_name(topic, False), topic)
+        except ValueError:  # no schema registered for the topic's values
+            continue
         except Exception as exc:  # the workers' converters say it, record by record
             logger.debug("no latest value schema of %s: %s", topic, exc)
-            continue
+            break
         schema = latest.schema
         if schema.schema_type in (None, "AVRO") and not schema.references:
             found[int(latest.schema_id)] = schema.schema_str
