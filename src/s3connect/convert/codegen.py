@@ -21,7 +21,8 @@ from base64 import b64decode
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from decimal import Decimal
-from functools import partial
+from functools import lru_cache, partial
+from types import CodeType
 from typing import Any
 
 from s3connect.connect.json_data import as_hashmap, java_double
@@ -89,9 +90,16 @@ class _Gen:
     def build(self, name: str, slow: Callable[[Any], Any]) -> Callable[[Any], Any]:
         self.ns["_SLOW"] = slow
         src = f"def {name}(arg):\n    v0 = arg\n" + "\n".join(self.lines) + "\n"
-        exec(compile(src, f"<s3connect.convert.codegen {name}>", "exec"), self.ns)
+        exec(_compiled(src, name), self.ns)
         fn: Callable[[Any], Any] = self.ns[name]
         return fn
+
+
+@lru_cache(maxsize=1024)
+def _compiled(src: str, name: str) -> CodeType:
+    """The code of a generated function's source: compiling is most of a build, and the tasks a
+    Python worker runs build the same schemas' functions again (each with its own constants)."""
+    return compile(src, f"<s3connect.convert.codegen {name}>", "exec")
 
 
 def json_to_connect_fast(
