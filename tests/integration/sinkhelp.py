@@ -21,7 +21,7 @@ import fastavro
 import fastavro.read
 import pyarrow as pa
 import pyarrow.parquet as pq
-from confluent_kafka import Producer
+from confluent_kafka import Consumer, Producer, TopicPartition
 
 from s3connect.config.sink import SinkConfig
 from s3connect.sink.avro_datums import AVRO_DATUM_PREFIX
@@ -264,3 +264,16 @@ def written_with_and_without_jvm(
             [(o["start_offset"], o["record_count"]) for o in summary.objects],
         )
     return written
+
+
+def end_offsets(topic: str) -> dict[int, int]:
+    """The end offset of each partition of ``topic`` (0 for a partition not there yet)."""
+    consumer = Consumer({"bootstrap.servers": KAFKA, "group.id": f"ends-{uuid.uuid4().hex[:8]}"})
+    try:
+        partitions = consumer.list_topics(topic, timeout=30).topics[topic].partitions
+        return {
+            p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=30)[1]
+            for p in partitions
+        }
+    finally:
+        consumer.close()

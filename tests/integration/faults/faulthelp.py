@@ -131,19 +131,6 @@ def read_topic(topic: str) -> dict[int, list[bytes]]:
         consumer.close()
 
 
-def end_offsets(topic: str) -> dict[int, int]:
-    """The end offset of each partition of ``topic`` (0 for a partition not there yet)."""
-    consumer = Consumer({"bootstrap.servers": KAFKA, "group.id": f"faults-{uuid.uuid4().hex[:8]}"})
-    try:
-        partitions = consumer.list_topics(topic, timeout=30).topics[topic].partitions
-        return {
-            p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=30)[1]
-            for p in partitions
-        }
-    finally:
-        consumer.close()
-
-
 def duplicates(got: list[bytes], expected: list[bytes]) -> int:
     """Assert that ``got`` is ``expected`` published at least once, in order: runs of
     consecutive records of ``expected``, each new run going back (a replay), never ahead of the

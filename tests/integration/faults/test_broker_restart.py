@@ -26,13 +26,19 @@ from s3connect.spark.sink_query import start_sink
 from s3connect.spark.source_query import start_source
 from tests.integration.faults.faulthelp import (
     duplicates,
-    end_offsets,
     read_topic,
     reference_objects,
     source_config,
     wait_for,
 )
-from tests.integration.sinkhelp import json_values, keys_of, objects, produce, sink_keys
+from tests.integration.sinkhelp import (
+    end_offsets,
+    json_values,
+    keys_of,
+    objects,
+    produce,
+    sink_keys,
+)
 
 pytestmark = pytest.mark.integration
 

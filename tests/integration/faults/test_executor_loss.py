@@ -25,7 +25,6 @@ from tests.integration.faults.faulthelp import (
     CliRun,
     HoldingProxy,
     duplicates,
-    end_offsets,
     executor_of,
     read_topic,
     reference_objects,
@@ -33,6 +32,7 @@ from tests.integration.faults.faulthelp import (
     wait_for,
 )
 from tests.integration.sinkhelp import (
+    end_offsets,
     json_values,
     objects,
     produce,
