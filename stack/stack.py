@@ -172,10 +172,13 @@ def _java_cmd(main: str, *args: str) -> list[str]:
 
 def _start(service: Service, cmd: list[str]) -> None:
     service.home.mkdir(parents=True, exist_ok=True)
+    # The servers run as `make up` starts them, also when restarted by a test whose JVMs are
+    # given other options (tests/conftest.py: JAVA_TOOL_OPTIONS).
+    env = {k: v for k, v in os.environ.items() if k != "JAVA_TOOL_OPTIONS"}
     with service.log.open("ab") as log:
         proc = subprocess.Popen(
             cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            cwd=service.home, start_new_session=True,
+            cwd=service.home, start_new_session=True, env=env,
         )  # fmt: skip
     service.pidfile.write_text(f"{proc.pid} {_start_time(proc.pid)}")
 
