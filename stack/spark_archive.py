@@ -58,8 +58,9 @@ def _workload(folder: str) -> None:
 
 def main() -> int:
     """Dump the archive from a child process running :func:`_workload`."""
+    dumped = ARCHIVE.with_name(f".{ARCHIVE.name}.{os.getpid()}")  # beside it: renamed in place
+    dumped.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        dumped = Path(tmp) / "spark-cds.jsa"
         env = {**os.environ, "JAVA_TOOL_OPTIONS": f"-XX:ArchiveClassesAtExit={dumped}"}
         env.pop("S3CONNECT_LOG_FILE", None)
         code = f"import sys; sys.path.insert(0, {str(ROOT / 'stack')!r}); "
@@ -67,11 +68,12 @@ def main() -> int:
         done = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp
         )
-        if done.returncode != 0 or not dumped.is_file():
-            print(done.stdout[-3000:], done.stderr[-3000:], sep="\n", file=sys.stderr)
-            print("spark_archive: the class archive could not be made", file=sys.stderr)
-            return 1
-        dumped.replace(ARCHIVE)
+    if done.returncode != 0 or not dumped.is_file():
+        dumped.unlink(missing_ok=True)
+        print(done.stdout[-3000:], done.stderr[-3000:], sep="\n", file=sys.stderr)
+        print("spark_archive: the class archive could not be made", file=sys.stderr)
+        return 1
+    dumped.replace(ARCHIVE)
     print(f"{ARCHIVE.relative_to(ROOT)}: {ARCHIVE.stat().st_size // 2**20} MB")
     return 0
 
