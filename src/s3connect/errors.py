@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "SINK_TASK_CLASS",
     "ConfigError",
     "ConversionError",
     "DestinationError",
@@ -28,6 +29,10 @@ class ConfigError(S3ConnectError, ValueError):
     """A connector config is invalid: raised before any query starts, naming key, value, allowed."""
 
 
+SINK_TASK_CLASS = "org.apache.kafka.connect.sink.SinkTask"
+"""The class Kafka Connect reports a sink task's errant records for (``TASK_PUT``)."""
+
+
 def record_place(topic: str, partition: int | None, offset: int | None) -> str:
     """How errors name a record: ``(topic='t', partition=0, offset=42)``."""
     return f"(topic={topic!r}, partition={partition}, offset={offset})"
@@ -38,7 +43,11 @@ class RecordError(S3ConnectError):
 
     ``stage`` and ``class_name`` say where, in Kafka Connect's terms (the dead letter queue's
     ``__connect.errors.stage`` / ``.class.name`` headers): ``KEY_CONVERTER`` or
-    ``VALUE_CONVERTER`` with the converter class, else ``TASK_PUT`` with the sink task class.
+    ``VALUE_CONVERTER`` with the converter class, ``TRANSFORMATION`` with the transform's, else
+    ``TASK_PUT`` with ``SinkTask``, the class Kafka Connect's ``WorkerErrantRecordReporter``
+    reports every record a sink task hands it for. ``reportable`` is false for what Confluent's
+    task throws past its errant-record reporter: it fails the batch whatever
+    ``errors.tolerance`` says.
     """
 
     def __init__(
@@ -49,14 +58,17 @@ class RecordError(S3ConnectError):
         partition: int,
         offset: int,
         stage: str = "TASK_PUT",
-        class_name: str = "io.confluent.connect.s3.S3SinkTask",
+        class_name: str = SINK_TASK_CLASS,
+        reportable: bool = True,
     ) -> None:
         super().__init__(f"{message} {record_place(topic, partition, offset)}")
+        self.reason = message
         self.topic = topic
         self.partition = partition
         self.offset = offset
         self.stage = stage
         self.class_name = class_name
+        self.reportable = reportable
 
 
 class ConversionError(RecordError):

@@ -234,7 +234,12 @@ ENVELOPE_ODDITIES: list[bytes | None] = [
     b"",
     b'{"schema":{"type":"int32","optional":false},"payload":"x"}',
 ]
-TOLERANT_KEYS = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
+TOLERANT_KEYS = {
+    "flush.size": "37",
+    "errors.tolerance": "all",
+    "errors.log.enable": "true",  # a reporter: the task's own failures become dead letters too
+    "behavior.on.null.values": "ignore",
+}
 
 
 def written_with_and_without_jvm(

@@ -50,7 +50,7 @@ class ErrorsConfig:
     def read(cls, r: KeyReader, topics: TopicsConfig) -> ErrorsConfig:
         """Read the keys; the DLQ topic may not be one of ``topics`` (as
         ``SinkConnectorConfig.validate``)."""
-        tolerance = r.choice("errors.tolerance", "none", ("none", "all"))
+        tolerance = r.choice("errors.tolerance", "none", ("none", "all"), exact=True)
         log_enable = r.boolean("errors.log.enable", False)
         log_include_messages = r.boolean("errors.log.include.messages", False)
         # Used for Schema Registry calls (RetryWithToleranceOperator's semantics).

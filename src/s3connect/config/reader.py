@@ -140,16 +140,16 @@ class KeyReader:
         self.invalid(key, value, "must be true or false")
         return default
 
-    def choice(self, key: str, default: str, allowed: Iterable[str]) -> str:
-        """One of ``allowed`` (any case, returned as spelled there); ``default`` when absent or
-        invalid."""
+    def choice(self, key: str, default: str, allowed: Iterable[str], *, exact: bool = False) -> str:
+        """One of ``allowed`` (any case, returned as spelled there; with ``exact``, spelled as
+        there, as Kafka's ``ConfigDef.ValidString``); ``default`` when absent or invalid."""
         value = self.get(key)
         if value is None:
             return default
         options = tuple(allowed)
-        text = value.strip().lower()
+        text = value.strip()
         for option in options:
-            if option.lower() == text:
+            if option == text or (not exact and option.lower() == text.lower()):
                 return option
         self.invalid(key, value, f"must be one of {', '.join(options)}")
         return default

@@ -251,6 +251,7 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
         tombstone_partition=config.keys_headers.tombstone_encoded_partition,
         value_needs_schema=_needs_schema(config),
         tolerate_errors=config.errors.tolerance == "all",
+        task_errors_reported=config.errors.has_reporter,
         lines=line_plan(config),
     )
 

@@ -85,9 +85,13 @@ class TimestampExtractor(Protocol):
         ...
 
 
-def _error(record: SinkRecord, message: str) -> PartitionError:
+def _error(record: SinkRecord, message: str, *, reportable: bool = True) -> PartitionError:
     return PartitionError(
-        message, topic=record.topic, partition=record.partition, offset=record.offset
+        message,
+        topic=record.topic,
+        partition=record.partition,
+        offset=record.offset,
+        reportable=reportable,
     )
 
 
@@ -214,6 +218,24 @@ def _struct_field(
     return current_schema, current
 
 
+def _nested_schema(schema: ConnectSchema, name: str) -> ConnectSchema | None:
+    """``DataUtils.getNestedField``'s schema: None where a field on the dotted path is missing."""
+    current: ConnectSchema | None = schema
+    for token in name.split("."):
+        is_struct = current is not None and current.type == Type.STRUCT
+        field = current.field(token) if current is not None and is_struct else None
+        current = field.schema if field is not None else None
+    return current
+
+
+def _nested_value(value: Any, name: str) -> Any:
+    """The struct value at a dotted path whose fields the schema has; None past a null."""
+    current = value
+    for token in name.split("."):
+        current = current.get(token) if isinstance(current, Mapping) else None
+    return current
+
+
 def _map_field(record: SinkRecord, value: Mapping[Any, Any], name: str) -> Any:
     """``DataUtils.getNestedFieldValue`` on a map: quoted-dot aware; a null counts as missing."""
     current: Any = value
@@ -266,7 +288,11 @@ class FieldPartitioner(_PathMixin):
     def _value_text(self, record: SinkRecord, name: str) -> str:
         if _is_struct(record):
             assert record.value_schema is not None
-            schema, value = _struct_field(record, record.value_schema, record.value, name)
+            schema = _nested_schema(record.value_schema, name)
+            if schema is None:  # Confluent's DataException, thrown past its errant-record reporter
+                message = f"Field '{name}' is not present in the schema."
+                raise _error(record, message, reportable=False)
+            value = _nested_value(record.value, name)  # None where a struct on the way is null
             if schema.type in _INT_TYPES and (value is None or _is_int(value)):
                 return "null" if value is None else str(value)
             if schema.type == Type.STRING and (value is None or isinstance(value, str)):
@@ -360,7 +386,19 @@ class RecordFieldTimestampExtractor:
         self.field_name = field_name
 
     def extract(self, record: SinkRecord, now_ms: int) -> int:
-        """The field's value in epoch milliseconds."""
+        """The field's value in epoch milliseconds.
+
+        Raises:
+            PartitionError: not reportable: Confluent's ``TopicPartitionWriter`` extracts the
+                timestamp before its errant-record reporting, so the failure stops the task.
+        """
+        try:
+            return self._extract(record)
+        except PartitionError as error:
+            error.reportable = False
+            raise
+
+    def _extract(self, record: SinkRecord) -> int:
         name = self.field_name
         if _is_struct(record):
             assert record.value_schema is not None

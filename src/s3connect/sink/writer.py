@@ -42,7 +42,7 @@ import pyarrow as pa
 from s3connect.connect.projection import project_record
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
-from s3connect.errors import RecordError
+from s3connect.errors import SINK_TASK_CLASS, RecordError
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.formats.base import Format, LineFormat
 from s3connect.formats.parquet import ParquetFormat
@@ -112,6 +112,9 @@ class WriterContext:
             record fails on its own, before it joins a file.
         tolerate_errors: ``errors.tolerance=all``: a record that fails becomes a dead letter
             (:attr:`TopicPartitionWriter.dead_letters`) instead of failing the batch.
+        task_errors_reported: There is a reporter of errant records (a DLQ topic,
+            ``errors.log.enable`` or ``dlq.table``): only then does a failure of the sink
+            task itself (stage ``TASK_PUT``) become a dead letter under ``tolerate_errors``.
         lines: The line path (:mod:`s3connect.sink.lines`), None when records go one by one.
     """
 
@@ -130,6 +133,7 @@ class WriterContext:
     tombstone_partition: str = "tombstone"
     value_needs_schema: bool = False
     tolerate_errors: bool = False
+    task_errors_reported: bool = False
     lines: LinePlan | None = None
 
 
@@ -209,8 +213,8 @@ class TopicPartitionWriter:
             try:
                 admitted = self._admit(raw, now_ms)
             except RecordError as error:
-                if not ctx.tolerate_errors:
-                    raise
+                if not _dead_letter_allowed(error, ctx):
+                    raise (_unreported(error) if ctx.tolerate_errors else error) from None
                 # A dead letter never joins a file: it neither counts toward flush.size nor
                 # changes the names of the files around it (nothing was committed for it).
                 self.dead_letters.append(DeadLetter.of(raw, error))
@@ -311,13 +315,14 @@ class TopicPartitionWriter:
                 if ctx.report_ignored_nulls:
                     raise _skipped_null(raw, ctx.tolerate_errors)
                 return None
-            if ctx.null_values == "fail":
+            if ctx.null_values == "fail":  # S3SinkTask throws it from put(): never reported
                 raise RecordError(
                     "null (tombstone) value and behavior.on.null.values=fail; set it to "
                     "'ignore' to skip such records or 'write' to store their keys",
                     topic=raw.topic,
                     partition=raw.partition,
                     offset=raw.offset,
+                    reportable=False,
                 )
         elif ctx.value_needs_schema and record.value_schema is None:
             raise RecordError(
@@ -329,8 +334,11 @@ class TopicPartitionWriter:
                 offset=raw.offset,
             )
         self._check_views(raw, record)
+        timestamp = None
+        if ctx.extract_timestamp is not None:  # a tombstone's: its Kafka timestamp, as
+            # Confluent's TombstoneTimestampExtractor gives; extracted before the partition
+            timestamp = record.timestamp if tombstone else ctx.extract_timestamp(record, now_ms)
         encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
-        timestamp = ctx.extract_timestamp(record, now_ms) if ctx.extract_timestamp else None
         if record.topic != self._topic:  # renamed by a transform: its own files
             encoded = file_key(record.topic, encoded)
         return record, encoded, timestamp
@@ -552,7 +560,31 @@ def _store(
     return counter.count
 
 
-_SINK_TASK = "org.apache.kafka.connect.sink.SinkTask"
+def _dead_letter_allowed(error: RecordError, ctx: WriterContext) -> bool:
+    """Kafka Connect's rule under ``errors.tolerance=all``: a converter or transform failure is
+    skipped (and reported, when there is a reporter); one of Confluent's task (``TASK_PUT``)
+    only goes through its ``ErrantRecordReporter`` (a DLQ topic, ``errors.log.enable``, or our
+    ``dlq.table``): without one the task throws it; one it throws past the reporter
+    (``reportable`` false) always stops it."""
+    if not ctx.tolerate_errors or not error.reportable:
+        return False
+    return error.stage != "TASK_PUT" or ctx.task_errors_reported
+
+
+def _unreported(error: RecordError) -> RecordError:
+    """``error`` as it stops the batch under ``errors.tolerance=all``, saying why."""
+    if not error.reportable:
+        return error
+    return RecordError(
+        f"{error.reason}; errors.tolerance=all skips such records only through a reporter of "
+        "errant records (errors.deadletterqueue.topic.name, errors.log.enable=true or "
+        "dlq.table), as Confluent's S3 sink task does: set one",
+        topic=error.topic,
+        partition=error.partition,
+        offset=error.offset,
+        stage=error.stage,
+        class_name=error.class_name,
+    )
 
 
 def _skipped_null(raw: RawRecord, tolerated: bool) -> RecordError:
@@ -574,7 +606,7 @@ def _skipped_null(raw: RawRecord, tolerated: bool) -> RecordError:
         topic=raw.topic,
         partition=raw.partition,
         offset=raw.offset,
-        class_name=_SINK_TASK,
+        class_name=SINK_TASK_CLASS,
     )
 
 

@@ -24,7 +24,7 @@ T0 = 1_710_036_300_000
 HEADER = ("origin", b"test")
 FIELD = "io.confluent.connect.storage.partitioner.FieldPartitioner"
 JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter"
-SINK_TASK = "io.confluent.connect.s3.S3SinkTask"
+SINK_TASK = "org.apache.kafka.connect.sink.SinkTask"
 
 
 def _produce(producer: Producer, topic: str, values: list[bytes | None]) -> None:
@@ -51,12 +51,13 @@ def test_bad_records_go_to_the_dlq_topic_and_table_with_context_headers(
     ]
     values[1] = b"{not json"  # value converter fails
     values[3] = b'{"i": 3}'  # no partition field
-    values[5] = None  # tombstone with behavior.on.null.values=fail
+    values[5] = None  # tombstone skipped by behavior.on.null.values=ignore, and reported
     _produce(producer, t, values)
     table = str(tmp_path / "dlq-table")
     logged = s3connect_log
     keys = sink_keys(t, bucket, tmp_path, **{
         "partitioner.class": FIELD, "partition.field.name": "k",
+        "behavior.on.null.values": "ignore",
         "errors.tolerance": "all", "errors.log.enable": "true",
         "errors.log.include.messages": "true",
         "errors.deadletterqueue.topic.name": dlq_topic,

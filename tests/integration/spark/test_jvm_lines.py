@@ -292,7 +292,10 @@ def test_a_sink_run_writes_the_same_with_and_without_the_jvm(
     )  # fmt: skip
     values[10:13] = [None, b"", b"{broken"]  # a tombstone, a blank value, a dead letter
     produce(producer, topic, values)
-    keys = {"flush.size": "37", "errors.tolerance": "all", "behavior.on.null.values": "ignore"}
+    keys = {
+        "flush.size": "37", "errors.tolerance": "all", "errors.log.enable": "true",
+        "behavior.on.null.values": "ignore",
+    }  # fmt: skip
     extra = {"default": {}, "field": _FIELD_KEYS, "time-field": _TIME_FIELD_KEYS}[kind]
     written = written_with_and_without_jvm(spark, s3, monkeypatch, topic, tmp_path, **keys, **extra)
     assert written[True] == written[False]

@@ -977,10 +977,17 @@ def test_error_handling_defaults_are_kafka_connects() -> None:
     )
 
 
+def test_errors_tolerance_is_spelled_as_kafka_spells_it() -> None:
+    # ConnectorConfig validates it with ConfigDef.ValidString.in("none", "all"): case-sensitive.
+    with pytest.raises(ConfigError, match=r"errors.tolerance=ALL is invalid: must be one of none"):
+        with_keys({"errors.tolerance": "ALL"})
+    assert with_keys({"errors.tolerance": " all "}).errors.tolerance == "all"
+
+
 def test_error_handling_keys() -> None:
     c = with_keys(
         {
-            "errors.tolerance": "ALL",
+            "errors.tolerance": "all",
             "errors.log.enable": "true",
             "errors.log.include.messages": "true",
             "errors.deadletterqueue.topic.name": "dlq-s3-sink",

@@ -63,7 +63,11 @@ def test_a_python_partitioner_and_format_write_the_objects(tmp_path: Path) -> No
 def test_a_plugin_partition_error_is_a_dead_letter(tmp_path: Path) -> None:
     config = _config(
         tmp_path,
-        **{"partitioner.class": f"{PLUGINS}.RegionPartitioner", "errors.tolerance": "all"},
+        **{
+            "partitioner.class": f"{PLUGINS}.RegionPartitioner",
+            "errors.tolerance": "all",
+            "errors.log.enable": "true",
+        },
     )
     writer = TopicPartitionWriter(build_writer_context(config), "t", 0)
     writer.write(_records([{"id": 1}, {"id": 2, "region": "eu"}]), 0)

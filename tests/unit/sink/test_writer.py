@@ -17,7 +17,7 @@ import pytest
 
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord
-from s3connect.errors import RecordError
+from s3connect.errors import PartitionError, RecordError
 from s3connect.sink.context import build_writer_context
 from s3connect.sink.pending import decode_pending, encode_pending
 from s3connect.sink.writer import PendingRecord, TopicPartitionWriter
@@ -281,12 +281,36 @@ def _raw(offset: int, value: bytes | None, key: bytes | None = b"k") -> RawRecor
     return RawRecord("t", 0, offset, 1_700_000_000_000 + offset, key, value, (("h", b"v"),))
 
 
+def test_tombstones_take_their_kafka_timestamp_and_a_bad_time_field_stops(tmp_path: Path) -> None:
+    # Confluent's TombstoneTimestampExtractor: a tombstone's time is its Kafka timestamp, not
+    # the RecordField extractor's (which a null value has no field for); a value whose time field
+    # cannot be read stops the task: TopicPartitionWriter extracts before its error reporting.
+    hour = 3_600_000
+    ctx = build_writer_context(_config(tmp_path, **{
+        "store.kafka.keys": "true", "keys.format.class": "json", "key.converter": "string",
+        "behavior.on.null.values": "write", "flush.size": "100",
+        "partitioner.class": "io.confluent.connect.storage.partitioner.HourlyPartitioner",
+        "locale": "en-US", "timezone": "UTC", "timestamp.extractor": "RecordField",
+        "timestamp.field": "ts", "rotate.interval.ms": str(hour),
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    base = 1_700_000_000_000 - 1_700_000_000_000 % hour
+    first = _kv(0, b"a", json.dumps({"ts": base}).encode())
+    tomb = RawRecord("t", 0, 1, base + hour, b"b", None, ())  # an hour on: rotates
+    assert writer.write([first, tomb], 0) != []
+    with pytest.raises(PartitionError, match="field named 'ts' does not exist") as info:
+        writer.write([_kv(2, b"c", b'{"other":1}')], 0)
+    assert not info.value.reportable and writer.dead_letters == []
+
+
 def test_errors_tolerance_all_turns_bad_records_into_dead_letters(tmp_path: Path) -> None:
     ctx = build_writer_context(
         _config(
             tmp_path,
             **{
                 "errors.tolerance": "all",
+                "errors.log.enable": "true",  # a reporter: the task's own failures need one
                 "partitioner.class": "field",
                 "partition.field.name": "k",
             },
@@ -298,7 +322,7 @@ def test_errors_tolerance_all_turns_bad_records_into_dead_letters(tmp_path: Path
         _raw(1, b"{not json"),
         _raw(2, b'{"k":"a"}'),
         _raw(3, b'{"other":1}'),  # no partition field
-        _raw(4, None),  # tombstone with behavior.on.null.values=fail
+        _raw(4, b"[1,"),
         _raw(5, b'{"k":"a"}'),
         _raw(6, b'{"k":"a"}'),
     ]
@@ -311,15 +335,43 @@ def test_errors_tolerance_all_turns_bad_records_into_dead_letters(tmp_path: Path
     letters = writer.dead_letters
     assert [(d.raw.offset, d.stage, d.class_name) for d in letters] == [
         (1, "VALUE_CONVERTER", "org.apache.kafka.connect.json.JsonConverter"),
-        (3, "TASK_PUT", "io.confluent.connect.s3.S3SinkTask"),
-        (4, "TASK_PUT", "io.confluent.connect.s3.S3SinkTask"),
+        (3, "TASK_PUT", "org.apache.kafka.connect.sink.SinkTask"),
+        (4, "VALUE_CONVERTER", "org.apache.kafka.connect.json.JsonConverter"),
     ]
     assert letters[0].raw == raws[1]
     assert letters[0].exception_class == "s3connect.errors.ConversionError"
     assert letters[1].exception_class == "s3connect.errors.PartitionError"
     assert "offset=3" in letters[1].message and "'k'" in letters[1].message
-    assert "behavior.on.null.values=fail" in letters[2].message
     assert "Traceback" in letters[0].stacktrace
+
+
+def test_errors_tolerance_all_without_a_reporter_skips_conversions_but_not_task_failures(
+    tmp_path: Path,
+) -> None:
+    # Kafka Connect skips a converter failure under errors.tolerance=all even with no reporter;
+    # Confluent's task hands its own failures (a partition it cannot encode) to the
+    # ErrantRecordReporter, which exists only with a DLQ topic or errors.log.enable: else it
+    # throws (TopicPartitionWriter: "if (reporter != null) ... else throw e").
+    config = {"errors.tolerance": "all", "partitioner.class": "field", "partition.field.name": "k"}
+    writer = TopicPartitionWriter(build_writer_context(_config(tmp_path, **config)), "t", 0)
+    writer.write([_raw(0, b'{"k":"a"}'), _raw(1, b"{not json"), _raw(2, b'{"k":"a"}')], 0)
+    assert [d.raw.offset for d in writer.dead_letters] == [1]  # skipped (only counted)
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [0, 2]
+    with pytest.raises(RecordError, match=r"errors.deadletterqueue.topic.name") as info:
+        writer.write([_raw(3, b'{"other":1}')], 0)
+    assert "(topic='t', partition=0, offset=3)" in str(info.value)
+
+
+@pytest.mark.parametrize("tolerance", ["none", "all"])
+def test_null_value_with_behavior_fail_stops_whatever_the_tolerance(
+    tmp_path: Path, tolerance: str
+) -> None:
+    # S3SinkTask.maybeSkipOnNullValue throws from put(), past the errant-record reporter.
+    config = {"errors.tolerance": tolerance, "errors.log.enable": "true"}
+    writer = TopicPartitionWriter(build_writer_context(_config(tmp_path, **config)), "t", 0)
+    with pytest.raises(RecordError, match=r"behavior.on.null.values=fail.*offset=1"):
+        writer.write([_raw(0, b'{"k":"a"}'), _raw(1, None)], 0)
+    assert writer.dead_letters == []
 
 
 def test_errors_tolerance_none_fails_at_the_first_bad_record(tmp_path: Path) -> None:
@@ -335,7 +387,12 @@ def test_schemaless_record_into_avro_is_a_dead_letter_of_its_own(tmp_path: Path)
     ctx = build_writer_context(
         _config(
             tmp_path,
-            **{"format.class": "avro", "errors.tolerance": "all", "flush.size": "2"},
+            **{
+                "format.class": "avro",
+                "errors.tolerance": "all",
+                "flush.size": "2",
+                "errors.log.enable": "true",
+            },
         )
     )
     writer = TopicPartitionWriter(ctx, "t", 0)
@@ -531,7 +588,15 @@ def test_a_record_that_cannot_be_projected_fails_or_is_a_dead_letter(tmp_path: P
         "(topic='t', partition=0, offset=1)"
     )
     tolerant = build_writer_context(
-        _avro_config(tmp_path, "BACKWARD", **{"errors.tolerance": "all", "flush.size": "2"})
+        _avro_config(
+            tmp_path,
+            "BACKWARD",
+            **{
+                "errors.tolerance": "all",
+                "flush.size": "2",
+                "errors.log.enable": "true",
+            },
+        )
     )
     writer = TopicPartitionWriter(tolerant, "t", 0)
     committed = writer.write(raws, 0)
@@ -576,7 +641,14 @@ def test_switching_between_schemaless_and_schema_values_rotates(tmp_path: Path, 
 
 def test_unwritable_header_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
     ctx = build_writer_context(
-        _config(tmp_path, **{"store.kafka.headers": "true", "errors.tolerance": "all"})
+        _config(
+            tmp_path,
+            **{
+                "store.kafka.headers": "true",
+                "errors.tolerance": "all",
+                "errors.log.enable": "true",
+            },
+        )
     )
     writer = TopicPartitionWriter(ctx, "t", 0)
     raws = [
@@ -1109,6 +1181,7 @@ def test_null_values_with_fail_or_write_are_not_reported(tmp_path: Path) -> None
         "errors.tolerance": "all", "errors.deadletterqueue.topic.name": "dlq",
     }))  # fmt: skip
     writer = TopicPartitionWriter(ctx, "t", 0)
-    writer.write(_with_tombstones(), 0)
-    assert [d.class_name for d in writer.dead_letters] == ["io.confluent.connect.s3.S3SinkTask"] * 2
-    assert "behavior.on.null.values=fail" in writer.dead_letters[0].message
+    # fail: S3SinkTask throws from put(), never reporting it, whatever errors.tolerance says
+    with pytest.raises(RecordError, match=r"behavior\.on\.null\.values=fail") as info:
+        writer.write(_with_tombstones(), 0)
+    assert not info.value.reportable and writer.dead_letters == []
