@@ -3,8 +3,8 @@
 The stateful processor emits a row per dead letter next to its committed-object rows (see
 :data:`DEAD_LETTER_COLUMNS`); the micro-batch handler then, on the driver:
 
-1. logs each one (``errors.log.enable``; with ``errors.log.include.messages`` key, value and
-   headers too);
+1. logs each one as Kafka Connect's ``LogReporter`` does (``errors.log.enable``; with
+   ``errors.log.include.messages`` the record's topic, partition, offset and timestamp);
 2. publishes it to ``errors.deadletterqueue.topic.name`` as Kafka Connect's
    ``DeadLetterQueueReporter`` does: original key, value, headers and timestamp, plus the
    ``__connect.errors.*`` context headers when enabled; the topic is created on start with one
@@ -18,7 +18,6 @@ exactly one row per dead letter.
 
 from __future__ import annotations
 
-import base64
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -71,15 +70,6 @@ def ensure_dlq_topic(config: SinkConfig) -> None:
     )
 
 
-def _shown(data: bytes | None) -> str:
-    if data is None:
-        return "null"
-    try:
-        return repr(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return "base64:" + base64.b64encode(data).decode("ascii")
-
-
 class DeadLetterQueue:
     """Logs, publishes and records the dead letters of each micro-batch for one sink config."""
 
@@ -119,15 +109,21 @@ class DeadLetterQueue:
         )
 
     def _describe(self, d: DeadLetter) -> str:
-        text = f"error: {d.stage} failed ({d.exception_class}): {d.message}"
+        """Kafka Connect's ``LogReporter`` line (task id 0); ``errors.log.include.messages``
+        adds where the record was consumed, never its key, value or headers."""
+        text = (
+            f"Error encountered in task {self._config.name}-0. Executing stage '{d.stage}' "
+            f"with class '{d.class_name}'"
+        )
         if self._config.errors.log_include_messages:
             raw = d.raw
-            headers = ", ".join(f"{k}={_shown(v)}" for k, v in raw.headers)
             text += (
-                f"; record timestamp={raw.timestamp} key={_shown(raw.key)} "
-                f"value={_shown(raw.value)} headers=[{headers}]"
+                f", where consumed record is {{topic='{raw.topic}', partition={raw.partition}, "
+                f"offset={raw.offset}"
+                + ("" if raw.timestamp is None else f", timestamp={raw.timestamp}")
+                + "}"
             )
-        return text
+        return f"{text}. {d.exception_class}: {d.message}"
 
     def _publish(self, topic: str, letters: Sequence[DeadLetter]) -> None:
         config = self._config

@@ -126,11 +126,15 @@ def test_bad_records_go_to_the_dlq_topic_and_table_with_context_headers(
     assert sorted(in_objects + in_dlq) == list(range(9))
 
     # errors.log.enable with include.messages: one line per failure, naming where and what.
-    errors = [line for line in logged if line.startswith("error: ")]
+    # As Kafka's LogReporter: the stage, the class, where the record was (never its contents).
+    errors = [line for line in logged if line.startswith("Error encountered in task ")]
     assert len(errors) == 3
-    assert errors[0].startswith("error: VALUE_CONVERTER failed (s3connect.errors.ConversionError)")
-    assert "key='k1' value='{not json' headers=[origin='test']" in errors[0]
-    assert f"timestamp={T0 + 1}" in errors[0]
+    assert errors[0].startswith(
+        f"Error encountered in task test-{t}-0. Executing stage 'VALUE_CONVERTER' with class "
+        f"'{JSON_CONVERTER}', where consumed record is {{topic='{t}', partition=0, offset=1, "
+        f"timestamp={T0 + 1}}}. s3connect.errors.ConversionError: "
+    )
+    assert "{not json" not in errors[0] and "k1" not in errors[0]
 
 
 def test_errors_tolerance_none_stops_at_the_bad_record_and_a_restart_reprocesses_it(
