@@ -673,10 +673,11 @@ def next_time_adjusted_by_day(now_ms: int, period_ms: int, timezone_id: str) -> 
 
 
 def _next_time(now_ms: int, period_ms: int, zone: tzinfo) -> int:
-    local_ms = now_ms + _offset_ms(now_ms, zone)
-    start_of_day = _local_to_utc(java_div(local_ms, _DAY_MS) * _DAY_MS, zone)
+    local_day = java_div(now_ms + _offset_ms(now_ms, zone), _DAY_MS)
+    start_of_day = _local_to_utc(local_day * _DAY_MS, zone)
+    day_ms = _local_to_utc((local_day + 1) * _DAY_MS, zone) - start_of_day  # 23 to 25 h
     next_period_offset = (java_div(now_ms - start_of_day, period_ms) + 1) * period_ms
-    return start_of_day + min(next_period_offset, _DAY_MS)
+    return start_of_day + min(next_period_offset, day_ms)
 
 
 def _offset_ms(instant_ms: int, zone: tzinfo) -> int:

@@ -290,9 +290,11 @@ def test_partition_change_needs_rotate_interval() -> None:
         ("2024-03-15T22:00:00", 7 * HOUR, "2024-03-16T00:00:00.000-04:00"),
         # Periods are elapsed time since local midnight (spring-forward day: 23 h long) ...
         ("2024-03-10T04:30:00", HOUR, "2024-03-10T05:00:00.000-04:00"),
-        # ... capped at 24 h after midnight: on the 25 h fall-back day Confluent returns a time
-        # before now (23:00 for 23:30), so every check until midnight finds the rotation due.
-        ("2024-11-03T23:30:00", HOUR, "2024-11-03T23:00:00.000-05:00"),
+        # ... capped at the next midnight, however long the day (DateTimeUtils since 2020): the
+        # 25 h fall-back day's last hour ends at midnight, not at 23:00 (before now) ...
+        ("2024-11-03T23:30:00", HOUR, "2024-11-04T00:00:00.000-05:00"),
+        # ... and on the 23 h spring-forward day 4 h periods end at midnight, not at 01:00.
+        ("2024-03-10T21:30:00", 4 * HOUR, "2024-03-11T00:00:00.000-04:00"),
     ],
 )
 def test_next_time_adjusted_by_day(now_local: str, period_ms: int, expected: str) -> None:
