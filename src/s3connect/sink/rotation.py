@@ -113,6 +113,8 @@ class SchemaIncompatibility(StrEnum):
     DIFFERENT_NAME = "different_name"
     DIFFERENT_PARAMS = "different_params"
     DIFFERENT_VERSION = "different_version"
+    INCOMPATIBLE_OPTIONALITY = "incompatible_optionality"
+    MISSING_REQUIRED_FIELD = "missing_required_field"
     SCHEMALESS_SWITCH = "schemaless_switch"
 
 
@@ -707,23 +709,22 @@ def _zone(timezone_id: str | None) -> tzinfo:
 
 
 def _incompatibility(schema: ConnectSchema, current: ConnectSchema) -> SchemaIncompatibility | None:
-    """``checkSchemaCompatibility``: type (beyond widening), name or parameters differ, at this
-    level or, recursively, in array elements, map keys and values, and the struct fields both
-    schemas have (fields on one side only are left to the projection's default rules)."""
+    """``checkSchemaCompatibility`` of the record's ``schema`` with the file's ``current``: type
+    (beyond widening), name or parameters differ, or an optional schema meets a required one
+    without a default, at this level or, recursively, in array elements, map keys and values and
+    struct fields (:func:`_struct_incompatibility`)."""
     if schema.type is not current.type and not is_promotable(schema.type, current.type):
         return SchemaIncompatibility.DIFFERENT_TYPE
     if schema.name != current.name:
         return SchemaIncompatibility.DIFFERENT_NAME
     if parameters_differ(schema, current):
         return SchemaIncompatibility.DIFFERENT_PARAMS
-    pairs: list[tuple[ConnectSchema | None, ConnectSchema | None]] = []
+    if schema.optional and not current.optional and current.default is None:
+        return SchemaIncompatibility.INCOMPATIBLE_OPTIONALITY
     if schema.type is Type.STRUCT:
-        pairs = [
-            (f.schema, cf.schema)
-            for f in schema.fields
-            if (cf := current.field(f.name)) is not None
-        ]
-    elif schema.type is Type.ARRAY:
+        return _struct_incompatibility(schema, current)
+    pairs: list[tuple[ConnectSchema | None, ConnectSchema | None]] = []
+    if schema.type is Type.ARRAY:
         pairs = [(schema.value_schema, current.value_schema)]
     elif schema.type is Type.MAP:
         pairs = [
@@ -735,6 +736,22 @@ def _incompatibility(schema: ConnectSchema, current: ConnectSchema) -> SchemaInc
         found = _incompatibility(inner, inner_current)
         if found is not None:
             return found
+    return None
+
+
+def _struct_incompatibility(
+    schema: ConnectSchema, current: ConnectSchema
+) -> SchemaIncompatibility | None:
+    """``checkStructFieldsCompatibility``: the fields both structs have, then a required field
+    without a default that only the file's struct has (a field only the record's has is left to
+    the projection's rules)."""
+    for f in schema.fields:
+        cf = current.field(f.name)
+        if cf is not None and (found := _incompatibility(f.schema, cf.schema)) is not None:
+            return found
+    for cf in current.fields:
+        if schema.field(cf.name) is None and not cf.schema.optional and cf.schema.default is None:
+            return SchemaIncompatibility.MISSING_REQUIRED_FIELD
     return None
 
 

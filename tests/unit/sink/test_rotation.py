@@ -506,6 +506,20 @@ def test_none_rotates_on_any_change_and_never_projects() -> None:
             "other parameters",
         ),
         (ConnectSchema(Type.ARRAY, name="User", version=1, value_schema=V1), "another type"),
+        (
+            ConnectSchema(
+                Type.STRUCT, name="User", version=1,
+                fields=(Field("id", ConnectSchema(Type.INT32, optional=True)),),
+            ),
+            "optional where the file's is required without a default (INCOMPATIBLE_OPTIONALITY)",
+        ),
+        (
+            ConnectSchema(
+                Type.STRUCT, name="User", version=1,
+                fields=(Field("other", ConnectSchema(Type.INT32, optional=True)),),
+            ),
+            "without the file's required id, which has no default (MISSING_REQUIRED_FIELD)",
+        ),
     ],
 )  # fmt: skip
 def test_structural_changes_rotate_whatever_the_version(

@@ -574,36 +574,19 @@ def test_projection_survives_a_restart(tmp_path: Path) -> None:
     }  # fmt: skip
 
 
-def test_a_record_that_cannot_be_projected_fails_or_is_a_dead_letter(tmp_path: Path) -> None:
-    from s3connect.errors import SchemaProjectionError
-
-    # v2's email is required with no default: a v1 record cannot be projected onto v2.
+def test_a_record_without_a_required_field_of_the_file_rotates(tmp_path: Path) -> None:
+    # v2's email is required with no default: a v1 record, which lacks it, could not be
+    # projected onto v2, so StorageSchemaCompatibility finds it incompatible
+    # (MISSING_REQUIRED_FIELD) and the files rotate; the next v2 record rotates again (newer).
     raws = [_user(0, 2, "required"), _user(1, 1), _user(2, 2, "required")]
-    ctx = build_writer_context(_avro_config(tmp_path, "BACKWARD"))
-    with pytest.raises(SchemaProjectionError) as err:
-        TopicPartitionWriter(ctx, "t", 0).write(raws, 0)
-    assert str(err.value) == (
-        "cannot project a value of schema 'User' version 1 onto schema 'User' version 2: "
-        "Required field `email` is missing from source schema 'User' version 1 "
-        "(topic='t', partition=0, offset=1)"
-    )
-    tolerant = build_writer_context(
-        _avro_config(
-            tmp_path,
-            "BACKWARD",
-            **{
-                "errors.tolerance": "all",
-                "flush.size": "2",
-                "errors.log.enable": "true",
-            },
-        )
-    )
-    writer = TopicPartitionWriter(tolerant, "t", 0)
+    writer = TopicPartitionWriter(build_writer_context(_avro_config(tmp_path, "BACKWARD")), "t", 0)
     committed = writer.write(raws, 0)
-    assert [(o.start_offset, o.end_offset, o.record_count) for o in committed] == [(0, 2, 2)]
-    assert [(d.raw.offset, d.exception_class) for d in writer.dead_letters] == [
-        (1, "s3connect.errors.SchemaProjectionError")
+    assert [(o.start_offset, o.end_offset, o.record_count) for o in committed] == [
+        (0, 0, 1),
+        (1, 1, 1),
     ]
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [2]
+    assert writer.dead_letters == []
 
 
 @pytest.mark.parametrize("mode", ["BACKWARD", "FORWARD", "FULL"])
