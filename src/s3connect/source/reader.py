@@ -70,6 +70,27 @@ _PARQUET_CODEC_EXTENSIONS = ("", ".snappy", ".gz", ".br", ".lz4hadoop", ".lz4raw
 _COMPANION = re.compile(r"\.(keys|headers)(\..+)$")
 
 
+def _name_parts(key: str, file_delim: str) -> tuple[str, str] | None:
+    """(the key up to its start offset's last digit, the rest: ``.json``, ``.keys.avro``), or
+    None for a key that does not end in ``<file.delim><digits><ext>``."""
+    head, sep, tail = key.rpartition(file_delim)
+    digits = len(tail) - len(tail.lstrip("0123456789"))
+    if not sep or not digits:
+        return None
+    return head + sep + tail[:digits], tail[digits:]
+
+
+def _companion(key: str, file_delim: str) -> tuple[str, str, str] | None:
+    """(value key without extension, "keys" | "headers", the companion's own extension) of a
+    keys or headers object: the suffix right after the start offset (a topic named
+    ``orders.keys.v1`` makes no companions); None for any other key."""
+    parts = _name_parts(key, file_delim)
+    m = _COMPANION.match(parts[1]) if parts is not None else None
+    if parts is None or m is None:
+        return None
+    return parts[0], m.group(1), m.group(2)
+
+
 @dataclass(frozen=True, slots=True)
 class SourceObject:
     """One value object of the sink, with its keys/headers companions when present."""
@@ -135,7 +156,7 @@ def handle(config: SourceConfig, message: str, key: str) -> None:
 def _classify(key: str, config: SourceConfig, listing: Listing) -> SourceObject | str | None:
     """A value object, a companion key (str), or None (ignored or skipped)."""
     filename = key.rpartition(config.layout.directory_delim)[2]
-    companion = _COMPANION.search(filename)
+    companion = _companion(filename, config.layout.file_delim)
     suffixes = value_extensions(config)
     if companion is None and not filename.endswith(suffixes):
         return None  # another format's object, or not an object of the sink
@@ -167,13 +188,6 @@ def _classify(key: str, config: SourceConfig, listing: Listing) -> SourceObject 
     )
 
 
-def _companion_base(key: str) -> tuple[str, str]:
-    """(value key without extension, "keys" | "headers") of a companion key."""
-    m = _COMPANION.search(key)
-    assert m is not None
-    return key[: m.start()], m.group(1)
-
-
 def list_objects(storage: Storage, config: SourceConfig) -> Listing:
     """Every value object under ``topics.dir``, grouped and ordered (see the module docstring).
 
@@ -188,12 +202,17 @@ def list_objects(storage: Storage, config: SourceConfig) -> Listing:
     listing = Listing()
     found: list[SourceObject] = []
     companions: dict[tuple[str, str], str] = {}
+    value_bases: set[str] = set()  # of every value object, of any format
+    delim = config.layout.file_delim
     for key in storage.list_keys(prefix):
         item = _classify(key, config, listing)
         if isinstance(item, SourceObject):
             found.append(item)
         elif isinstance(item, str):
-            companions[_companion_base(item)] = item
+            base, kind, _ = _companion(item, delim) or ("", "", "")
+            companions[(base, kind)] = item
+        elif _companion(key, delim) is None and (parts := _name_parts(key, delim)) is not None:
+            value_bases.add(parts[0])  # another format's value object: its companions too
     for obj in found:
         base = obj.key[: len(obj.key) - len(obj.extension)]
         keys_key = companions.pop((base, "keys"), None)
@@ -202,7 +221,7 @@ def list_objects(storage: Storage, config: SourceConfig) -> Listing:
             obj = dataclasses.replace(obj, keys_key=keys_key, headers_key=headers_key)
         listing.objects.setdefault((obj.topic, obj.partition), []).append(obj)
     for (base, kind), key in companions.items():
-        if kind != "keys":
+        if kind != "keys" or base in value_bases:  # a tombstone file has no value object
             continue
         parsed = parse_object_key(
             key,
@@ -252,9 +271,9 @@ def _companion_values(
     storage: Storage, config: SourceConfig, key: str
 ) -> tuple[str, ConnectSchema | None, list[Any]]:
     """(format, schema, values) of a keys or headers object."""
-    m = _COMPANION.search(key)
-    assert m is not None
-    ext = m.group(2)
+    found = _companion(key, config.layout.file_delim)
+    assert found is not None
+    ext = found[2]
     fmt = companion_format(ext, config)
     file = read_file(fmt, storage.read(key), ext, b"\n")
     return fmt, file.schema, file.values

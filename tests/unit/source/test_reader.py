@@ -114,6 +114,42 @@ def test_companion_keys_and_headers_objects_are_attached(tmp_path: Path) -> None
 BAD = "topics/a/partition=0/not-a-sink-name.json"
 
 
+def test_companions_of_another_formats_objects_are_not_tombstones(tmp_path: Path) -> None:
+    # JSON configured: the Avro value object is another format's, so are its keys and headers
+    # objects; only a keys object with no value object at all holds tombstones.
+    store = LocalStorage(tmp_path)
+    folder = "topics/t/partition=0/"
+    for name in ("t+0+0000000000.avro", "t+0+0000000000.keys.avro", "t+0+0000000000.headers.avro"):
+        put(store, folder + name)
+    put(store, folder + "t+0+0000000005.json")
+    put(store, folder + "t+0+0000000005.keys.json")
+    put(store, "topics/t/tombstone/t+0+0000000007.keys.json")
+    objs = list_objects(store, config("json")).objects[("t", 0)]
+    assert [(o.key.rpartition("/")[2], o.keys_key is not None, o.tombstones) for o in objs] == [
+        ("t+0+0000000005.json", True, False),
+        ("t+0+0000000007.keys.json", True, True),
+    ]
+
+
+def test_a_topic_named_like_a_companion_holds_value_objects(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    folder = "topics/orders.keys.v1/partition=0/"
+    put(store, folder + "orders.keys.v1+0+0000000000.json", b'{"a":1}\n')
+    put(store, folder + "orders.keys.v1+0+0000000000.keys.json", b'"k"\n')
+    json_converters = {
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "false",
+        "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "key.converter.schemas.enable": "false",
+    }
+    source = config("json", **json_converters)
+    (obj,) = list_objects(store, source).objects[("orders.keys.v1", 0)]
+    assert (obj.key, obj.tombstones) == (folder + "orders.keys.v1+0+0000000000.json", False)
+    assert obj.keys_key == folder + "orders.keys.v1+0+0000000000.keys.json"
+    [record] = read_object(store, source, obj, destination="copy")
+    assert (record.key, record.value) == (b'"k"', b'{"a":1}')
+
+
 def test_bad_name_fails_naming_the_key(tmp_path: Path) -> None:
     store = LocalStorage(tmp_path)
     put(store, key("a", 0, 0, ".json"))
