@@ -26,6 +26,7 @@ __all__ = [
     "SSE_ALGORITHMS",
     "S3Config",
     "S3WriteConfig",
+    "read_sse",
 ]
 
 # S3SinkConnectorConfig's SSEA_CONFIG validator: "" or an SDK SSEAlgorithm (case-sensitive).
@@ -230,7 +231,7 @@ class S3WriteConfig(S3Config):
         As Confluent's ``S3OutputStream``, the customer key counts only with ``AES256`` and the
         KMS key id only with ``aws:kms`` (else they are listed as ignored).
         """
-        ssea, kms_key_id, customer_key = _read_sse(r)
+        ssea, kms_key_id, customer_key = read_sse(r)
         acl = r.optional("s3.acl.canned")
         if acl is not None and acl not in CANNED_ACLS:
             r.invalid("s3.acl.canned", acl, "must be one of " + ", ".join(CANNED_ACLS))
@@ -276,7 +277,7 @@ class S3WriteConfig(S3Config):
         return d
 
 
-def _read_sse(r: KeyReader) -> tuple[str, str, str | None]:
+def read_sse(r: KeyReader) -> tuple[str, str, str | None]:
     """``s3.ssea.name``, ``s3.sse.kms.key.id`` and ``s3.sse.customer.key``."""
     ssea = r.string("s3.ssea.name", "")
     if ssea and ssea not in SSE_ALGORITHMS:

@@ -33,7 +33,7 @@ from s3connect.config.partitioner import PartitionerConfig
 from s3connect.config.providers import SecretLookup
 from s3connect.config.reader import INT_MAX, KeyReader
 from s3connect.config.routing import DestinationConfig, RoutingConfig
-from s3connect.config.s3 import S3Config
+from s3connect.config.s3 import S3Config, read_sse
 from s3connect.config.streaming import StreamingConfig
 from s3connect.storage.s3 import S3Settings
 
@@ -50,7 +50,6 @@ NO_EFFECT_KEYS = frozenset(
         "shutdown.timeout.ms",
         "s3.part.size",
         "s3.wan.mode",
-        "s3.ssea.name",
         "s3.acl.canned",
         "s3.compression.type",
         "s3.compression.level",
@@ -86,7 +85,6 @@ NO_EFFECT_KEYS = frozenset(
         "s3.object.tagging.key.value.pairs",
         "s3.object.behavior.on.tagging.error",
         "s3.sse.kms.key.id",
-        "s3.sse.customer.key",
         "rotate.file.on.partition.change",
         "partitioner.max.open.files",
         "max.write.duration.ms",
@@ -98,13 +96,21 @@ NO_EFFECT_KEYS = frozenset(
         "errors.tolerance",
         "errors.log.enable",
         "errors.log.include.messages",
+        "retry.backoff.ms",
+        "s3.send.digest",
+        "s3.http.send.expect.continue",
+        "s3.elastic.buffer.enable",
+        "s3.elastic.buffer.init.capacity",
+        "tombstone.encoded.partition",
+        "record.batch.max.size",
         "key.converter.decimal.format",
         "key.converter.schemas.cache.size",
         "value.converter.schemas.cache.size",
     }
 )
-"""Sink or Kafka Connect keys a copied sink config carries; they have no effect on reading
-(and are not described)."""
+"""Sink or Kafka Connect keys a copied sink config carries, and Confluent's source's
+``record.batch.max.size`` (a micro-batch is what the trigger reads); they have no effect on
+reading (and are not described)."""
 _NO_EFFECT_PREFIXES = ("confluent.topic.", "consumer.override.")
 
 
@@ -124,6 +130,9 @@ class SourceConfig:
     converters: SourceConvertersConfig = field(default_factory=SourceConvertersConfig)
     flush_size: int | None = None
     """When set, no object may hold more records (detects separators inside ByteArray records)."""
+    sse_customer_key: str | None = field(default=None, repr=False)
+    """``s3.sse.customer.key`` with ``s3.ssea.name=AES256``: the objects were written with SSE-C
+    and every read sends the key (base64, secret)."""
     topics: TopicsConfig = field(default_factory=TopicsConfig)
     routing: RoutingConfig = field(default_factory=RoutingConfig)
     ignored_keys: tuple[str, ...] = field(default=(), compare=False)
@@ -176,6 +185,7 @@ class SourceConfig:
         kafka = KafkaConfig.read_producer(r)
         destinations = DestinationConfig.read(r)
         s3, layout = S3Config.read(r), LayoutConfig.read(r)
+        ssea, _, customer_key = read_sse(r)
         fmt, partitioner = FormatConfig.read_source(r), PartitionerConfig.read_source(r)
         routing = RoutingConfig.read(r, allow_same_topic=destinations.allow_same_topic)
         converters = SourceConvertersConfig.read(r)
@@ -195,6 +205,7 @@ class SourceConfig:
             destinations=destinations,
             converters=converters,
             flush_size=flush_size,
+            sse_customer_key=customer_key if ssea == "AES256" else None,
             topics=topics,
             routing=routing,
             ignored_keys=r.ignored_keys(),
@@ -222,6 +233,8 @@ class SourceConfig:
             retry_backoff_ms=self.s3.retry_backoff_ms,
             assume_role=self.s3.assume_role(),
             proxy=self.s3.proxy,
+            sse_algorithm="AES256" if self.sse_customer_key else "",
+            sse_customer_key=self.sse_customer_key,
         )
 
     def producer_options(self) -> dict[str, str]:
@@ -255,6 +268,9 @@ class SourceConfig:
             self.destinations.describe(),
             self.converters.describe(),
             {} if self.flush_size is None else {"flush.size": str(self.flush_size)},
+            {}
+            if self.sse_customer_key is None
+            else {"s3.ssea.name": "AES256", "s3.sse.customer.key": self.sse_customer_key},
             self.topics.describe(),
             self.routing.describe(),
         ):

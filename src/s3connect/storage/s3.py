@@ -397,7 +397,11 @@ class S3Storage:
         return _retrying(
             s,
             f"reading s3://{s.bucket}/{key}",
-            lambda: bytes(self._client.get_object(Bucket=s.bucket, Key=key)["Body"].read()),
+            lambda: bytes(
+                self._client.get_object(Bucket=s.bucket, Key=key, **s.sse_customer_args())[
+                    "Body"
+                ].read()
+            ),
         )
 
     def list_keys(self, prefix: str = "") -> Iterator[str]:

@@ -78,6 +78,33 @@ def test_a_sink_config_works_with_its_writing_keys_ignored() -> None:
     assert {"avro.codec", "rotate.interval.ms", "path.format", "tasks.max"} <= set(c.ignored_keys)
 
 
+def test_the_sinks_sdk_and_runtime_keys_and_the_sources_batch_size_have_no_effect() -> None:
+    keys = {
+        "retry.backoff.ms": "100", "s3.send.digest": "true", "s3.http.send.expect.continue": "true",
+        "s3.elastic.buffer.enable": "true", "s3.elastic.buffer.init.capacity": "1024",
+        "tombstone.encoded.partition": "tomb", "record.batch.max.size": "200",
+    }  # fmt: skip
+    c = SourceConfig.from_mapping({**MINIMAL, **keys})
+    assert set(keys) <= set(c.ignored_keys)
+
+
+def test_sse_c_objects_are_read_with_their_key() -> None:
+    import base64
+
+    key = base64.b64encode(bytes(range(32))).decode()
+    c = build(**{"s3.ssea.name": "AES256", "s3.sse.customer.key": key})
+    assert c.s3_settings().sse_customer_args() == {
+        "SSECustomerAlgorithm": "AES256",
+        "SSECustomerKey": bytes(range(32)),
+    }
+    assert pickle.loads(pickle.dumps(c)).s3_settings().sse_customer_args() != {}
+    assert key not in json.dumps(c.describe()) and key not in repr(c)
+    # The customer key counts only with AES256 (Confluent's S3OutputStream), as in the sink.
+    other = build(**{"s3.ssea.name": "aws:kms", "s3.sse.customer.key": key})
+    assert other.s3_settings().sse_customer_args() == {}
+    assert "s3.sse.customer.key" in other.ignored_keys
+
+
 def test_regex_router_keys_are_accepted_as_they_are() -> None:
     c = SourceConfig.from_mapping({**MINIMAL, **ADD_PREFIX})
     assert [s.transformation.class_name for s in c.routing.chain().stages] == [REGEX_ROUTER]
