@@ -249,17 +249,17 @@ def _fixed_path(
 
 
 def _time_path(r: KeyReader, path_format: str, delim: str, what: str) -> tuple[str, str | None]:
-    """TimeBasedPartitioner's ``path.format`` (one trailing delimiter stripped, as Confluent),
-    and the pattern to check once locale and timezone are known."""
+    """TimeBasedPartitioner's ``path.format`` as given (the partitioner strips one trailing
+    delimiter, as Confluent's does), and the pattern to check (so stripped) once locale and
+    timezone are known."""
     if not path_format:
         r.missing("path.format", f"a Joda pattern such as 'year'=YYYY{delim}'month'=MM ({what})")
         return path_format, None
     if path_format == delim:
         r.invalid("path.format", path_format, f"Path format cannot be empty ({what})")
         return path_format, None
-    if path_format.endswith(delim):
-        path_format = path_format[: -len(delim)]
-    return path_format, path_format
+    pattern = path_format[: -len(delim)] if delim.strip() and path_format.endswith(delim) else None
+    return path_format, pattern or path_format
 
 
 def _read_zone(r: KeyReader, timed: bool, cloud_timed: bool, what: str) -> tuple[str, str]:

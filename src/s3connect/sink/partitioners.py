@@ -85,6 +85,10 @@ class TimestampExtractor(Protocol):
         ...
 
 
+_NUMERIC_TIMESTAMP = re.compile(r"-?[0-9]{1,19}\Z")
+"""``TimeBasedPartitioner.NUMERIC_TIMESTAMP_PATTERN``: a string of epoch milliseconds."""
+
+
 def _error(record: SinkRecord, message: str, *, reportable: bool = True) -> PartitionError:
     return PartitionError(
         message,
@@ -260,7 +264,7 @@ def _is_struct(record: SinkRecord) -> bool:
 class FieldPartitioner(_PathMixin):
     """``<field>=<value>`` joined by ``directory.delim`` (Confluent's ``FieldPartitioner``).
 
-    Struct fields of type int8-64, string and boolean are accepted (a null int or string prints
+    Struct fields of type int8-64, string and boolean are accepted (a null of any type prints
     ``null``, as Confluent does); map values may be any number (Java ``toString``), string or
     boolean. Anything else, a missing field or a value that is neither struct nor map raises
     :class:`PartitionError` naming the field. Values are made path-safe (module docstring).
@@ -274,7 +278,7 @@ class FieldPartitioner(_PathMixin):
                 "partition.field.name: Partition field name cannot be null or empty when using "
                 "FieldPartitioner."
             )
-        self.field_names = tuple(dict.fromkeys(names))  # LinkedHashMap: duplicates collapse
+        self.field_names = tuple(names)  # as the config lists them (Confluent: duplicates too)
         self.directory_delim = directory_delim
 
     def encode_partition(self, record: SinkRecord, now_ms: int) -> str:
@@ -293,10 +297,12 @@ class FieldPartitioner(_PathMixin):
                 message = f"Field '{name}' is not present in the schema."
                 raise _error(record, message, reportable=False)
             value = _nested_value(record.value, name)  # None where a struct on the way is null
-            if schema.type in _INT_TYPES and (value is None or _is_int(value)):
-                return "null" if value is None else str(value)
-            if schema.type == Type.STRING and (value is None or isinstance(value, str)):
-                return "null" if value is None else value
+            if value is None:  # before the type, whatever it is (Confluent's null check)
+                return "null"
+            if schema.type in _INT_TYPES and _is_int(value):
+                return str(value)
+            if schema.type == Type.STRING and isinstance(value, str):
+                return value
             if schema.type == Type.BOOLEAN and isinstance(value, bool):
                 return "true" if value else "false"
             kind = (
@@ -407,7 +413,7 @@ class RecordFieldTimestampExtractor:
                 return _datetime_ms(value)
             if schema.name == _TIMESTAMP_LOGICAL and _is_int(value):
                 return int(value)
-            if schema.type in (Type.INT32, Type.INT64) and schema.name is None and _is_int(value):
+            if schema.type in (Type.INT32, Type.INT64) and _is_int(value):  # named too
                 return int(value)
             if schema.type == Type.STRING and isinstance(value, str):
                 return self._parse(record, value)
@@ -426,6 +432,10 @@ class RecordFieldTimestampExtractor:
         raise _error(record, f"Error extracting timestamp from record field: {name}")
 
     def _parse(self, record: SinkRecord, text: str) -> int:
+        """``extractTimestampFromString``: whole digits (that fit a long) are epoch
+        milliseconds, anything else an ISO date-time."""
+        if _NUMERIC_TIMESTAMP.match(text) and -(2**63) <= int(text) < 2**63:
+            return int(text)
         try:
             return parse_iso_datetime(text)
         except ValueError as e:

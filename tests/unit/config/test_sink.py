@@ -357,8 +357,19 @@ def test_path_format_trailing_delim_stripped_and_quotes() -> None:
             "timezone": "+02:00",
         }
     )
-    assert c.partitioner.path_format == "'dt'=YYYY-MM-dd/'it''s'"
+    # Kept as given: the partitioner strips one trailing delimiter, once (as Confluent's).
+    assert c.partitioner.path_format == "'dt'=YYYY-MM-dd/'it''s'/"
     assert c.partitioner.timezone == "+02:00"
+    doubled = with_keys(
+        {
+            "partitioner.class": "time",
+            "path.format": "'y'=YYYY//",
+            "partition.duration.ms": "3600000",
+            "locale": "en",
+            "timezone": "UTC",
+        }
+    )
+    assert doubled.partitioner.path_format == "'y'=YYYY//"
 
 
 def test_field_partitioner_needs_field() -> None:

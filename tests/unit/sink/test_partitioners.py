@@ -222,6 +222,37 @@ def test_hourly_new_york_across_dst(ts: int, expected: str) -> None:
     assert hourly("America/New_York").encode_partition(at(ts), 0) == expected
 
 
+def test_one_trailing_delimiter_is_stripped_once() -> None:
+    p = TimeBasedPartitioner("'y'=YYYY//", 3_600_000, "en", "UTC", RecordTimestampExtractor())
+    assert p.encode_partition(at(1710055800000), 0) == "y=2024/"  # as Joda formats 'y'=YYYY/
+
+
+def test_field_partitioner_nulls_of_any_type_and_repeated_fields() -> None:
+    # testMultiPartitionWithNulls: a null prints "null" whatever the field's type; the fields
+    # are the configured list as it is (no duplicates dropped).
+    schema = ConnectSchema(
+        Type.STRUCT,
+        fields=(
+            Field("b", ConnectSchema(Type.BOOLEAN, optional=True)),
+            Field("f", ConnectSchema(Type.FLOAT64, optional=True)),
+        ),
+    )
+    record = SinkRecord("orders", 2, 99, None, None, {"b": None, "f": None}, value_schema=schema)
+    assert FieldPartitioner(["b", "f", "b"]).encode_partition(record, 0) == "b=null/f=null/b=null"
+
+
+def test_record_field_numeric_strings_and_named_longs_are_epoch_millis() -> None:
+    # extractTimestampFromString: whole digits are epoch millis ("2024" is 2024 ms, not a year);
+    # an int64 field is read as a long whatever its schema's name (only Timestamp is special).
+    extract = RecordFieldTimestampExtractor("ts").extract
+    as_map = [SinkRecord("t", 0, 0, None, None, {"ts": v}) for v in ("1710054000000", "2024")]
+    assert [extract(r, 0) for r in as_map] == [1710054000000, 2024]
+    named = ConnectSchema(Type.INT64, name="io.debezium.time.Timestamp")
+    schema = ConnectSchema(Type.STRUCT, fields=(Field("ts", named),))
+    record = SinkRecord("t", 0, 0, None, None, {"ts": 1710054000000}, value_schema=schema)
+    assert extract(record, 0) == 1710054000000
+
+
 def test_two_hour_buckets_in_the_spring_gap_move_forward() -> None:
     p = TimeBasedPartitioner(
         "'hour'=HH/", 7_200_000, "en", "America/New_York", RecordTimestampExtractor()
