@@ -243,6 +243,11 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
             timezone=config.partitioner.timezone or None,
             schema_compatibility=SchemaCompatibility(config.converters.schema_compatibility),
             max_open_files=config.rotation.partitioner_max_open_files,
+            tombstone_partition=(
+                config.keys_headers.tombstone_encoded_partition
+                if config.partitioner.behavior_on_null_values == "write"
+                else None
+            ),
         ),
         null_values=config.partitioner.behavior_on_null_values,
         report_ignored_nulls=config.errors.report_null_values_to_dlq and config.errors.has_reporter,

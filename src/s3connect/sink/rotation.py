@@ -134,6 +134,10 @@ class RotationPolicy:
             name).
         max_open_files: ``partitioner.max.open.files``: -1 (no limit) or N >= 1: a record that
             would open a new file while exactly N are open first commits them all.
+        tombstone_partition: ``tombstone.encoded.partition`` when tombstones are written
+            (``behavior.on.null.values=write``), else None: a change of encoded partition to or
+            from one containing it does not rotate (Confluent's
+            ``shouldRotateOnPartitionChangeWithTombstoneCheck``).
     """
 
     flush_size: int
@@ -143,6 +147,7 @@ class RotationPolicy:
     timezone: str | None = None
     schema_compatibility: SchemaCompatibility = SchemaCompatibility.NONE
     max_open_files: int = -1
+    tombstone_partition: str | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -470,7 +475,13 @@ class Rotator:
         if policy.rotate_on_partition_change:
             current = st.current_encoded_partition
             before = partitions.index(current) if current in partitions else -1
-            stops |= files != np.concatenate(([before], files[:-1]))
+            changed = files != np.concatenate(([before], files[:-1]))
+            tomb = policy.tombstone_partition
+            if tomb is not None and current is not None:  # tombstone transitions do not rotate
+                is_tomb = np.array([p is not None and tomb in p for p in partitions], bool)
+                after = is_tomb[files]
+                changed &= ~(after | np.concatenate(([tomb in current], after[:-1])))
+            stops |= changed
         return stops
 
     def extend(
@@ -613,11 +624,19 @@ class Rotator:
             if (
                 policy.rotate_on_partition_change
                 and encoded_partition != st.current_encoded_partition
+                and not self._tombstone_transition(encoded_partition)
             ):
                 return RotationReason.PARTITION_CHANGE
         if self._scheduled_rotation_due(now):
             return RotationReason.SCHEDULED
         return None
+
+    def _tombstone_transition(self, encoded_partition: str) -> bool:
+        """A change to or from the tombstone partition (Confluent compares with ``contains``)."""
+        tomb, current = self._policy.tombstone_partition, self._state.current_encoded_partition
+        if tomb is None or current is None:
+            return False
+        return tomb in encoded_partition or tomb in current
 
     def _scheduled_rotation_due(self, now: int) -> bool:
         nxt = self._state.next_scheduled_rotation_ms

@@ -269,6 +269,24 @@ def test_confluent_rotate_interval_ignored_without_timestamp_extractor() -> None
     assert rot.open_files == (fi("partition=12", 0, 8, 9),)
 
 
+def test_tombstone_transitions_do_not_rotate_on_partition_change() -> None:
+    # behavior.on.null.values=write: TopicPartitionWriter's
+    # shouldRotateOnPartitionChangeWithTombstoneCheck: to or from the tombstone partition is no
+    # partition change; between other partitions it still is.
+    policy = RotationPolicy(flush_size=10, rotate_interval_ms=HOUR, tombstone_partition="tombstone")
+    rot = Rotator(policy)
+    assert rot.offer(0, "hour=22", timestamp=0) == []
+    assert rot.offer(1, "tombstone", timestamp=1) == []
+    assert rot.offer(2, "hour=22", timestamp=2) == []
+    assert rot.open_files == (fi("hour=22", 0, 2, 2), fi("tombstone", 1, 1, 1))
+    assert rot.offer(3, "hour=23", timestamp=3) == [
+        commit(R.PARTITION_CHANGE, True, 3, fi("hour=22", 0, 2, 2), fi("tombstone", 1, 1, 1))
+    ]
+    plain = Rotator(RotationPolicy(flush_size=10, rotate_interval_ms=HOUR))
+    assert plain.offer(0, "hour=22", timestamp=0) == []
+    assert plain.offer(1, "tombstone", timestamp=1) != []
+
+
 def test_partition_change_needs_rotate_interval() -> None:
     rot = Rotator(RotationPolicy(flush_size=10))
     assert rot.offer(0, "a", timestamp=0) == []
