@@ -76,6 +76,7 @@ class FormatConfig:
         return AvroDataOptions(
             enhanced_schema_support=self.enhanced_avro_schema_support,
             allow_optional_map_keys=self.allow_optional_map_keys,
+            connect_meta_data=self.connect_meta_data,
         )
 
     @property

@@ -125,10 +125,15 @@ class AvroDataOptions:
             of a ``string``; its values are written as enum symbols.
         allow_optional_map_keys: ``allow.optional.map.keys``: a map with optional string keys
             becomes an Avro ``map`` instead of an array of ``MapEntry`` records.
+        connect_meta_data: ``connect.meta.data``: the Avro schema carries the Connect schema's
+            ``connect.doc``, ``.version``, ``.parameters``, ``.default``, ``.name`` and
+            ``.type`` properties (false: none of them; logical types and ``avro*`` parameters
+            stay).
     """
 
     enhanced_schema_support: bool = False
     allow_optional_map_keys: bool = False
+    connect_meta_data: bool = True
 
 
 _DEFAULTS = AvroDataOptions()
@@ -298,7 +303,19 @@ def _avro_map(schema: ConnectSchema, ctx: _FromConnect) -> dict[str, Any]:
 
 
 def _add_metadata(base: dict[str, Any], schema: ConnectSchema, options: AvroDataOptions) -> None:
-    """The ``connect.*`` properties (connect.meta.data=true), logical types and ``avro*`` ones."""
+    """The ``connect.*`` properties (with connect.meta.data), logical types and ``avro*`` ones."""
+    if options.connect_meta_data:
+        _add_connect_properties(base, schema, options)
+    if schema.name == DECIMAL:
+        base["logicalType"] = "decimal"
+    elif schema.name in _LOGICAL:
+        base["logicalType"] = _LOGICAL[schema.name]
+    base.update({k: v for k, v in schema.parameters.items() if k.startswith("avro")})
+
+
+def _add_connect_properties(
+    base: dict[str, Any], schema: ConnectSchema, options: AvroDataOptions
+) -> None:
     if schema.doc is not None:
         base[_CONNECT_DOC] = schema.doc
     if schema.version is not None:
@@ -312,11 +329,6 @@ def _add_metadata(base: dict[str, Any], schema: ConnectSchema, options: AvroData
         base[_CONNECT_NAME] = schema.name
     if schema.type in (Type.INT8, Type.INT16):
         base[_CONNECT_TYPE] = schema.type.value
-    if schema.name == DECIMAL:
-        base["logicalType"] = "decimal"
-    elif schema.name in _LOGICAL:
-        base["logicalType"] = _LOGICAL[schema.name]
-    base.update({k: v for k, v in schema.parameters.items() if k.startswith("avro")})
 
 
 def _field(

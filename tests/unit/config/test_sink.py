@@ -1371,3 +1371,9 @@ def test_no_config_group_shows_a_secret_in_its_repr() -> None:
     )
     shown = repr([c.s3, c.kafka, c.registry, c])
     assert "SENTINEL" not in shown and "MDEyMzQ1" not in shown
+
+
+def test_connect_meta_data_reaches_the_writers_avro_data() -> None:
+    keys = {"format.class": "avro", "connect.meta.data": "false"}
+    assert with_keys(keys).format.avro_data.connect_meta_data is False
+    assert with_keys({"format.class": "avro"}).format.avro_data.connect_meta_data is True

@@ -231,3 +231,24 @@ def test_allow_optional_map_keys_makes_map_defaults_objects() -> None:
 def test_non_string_keys_stay_map_entry_arrays() -> None:
     keyed = ConnectSchema(Type.MAP, key_schema=INT32, value_schema=INT32)
     assert avro_schema(keyed, OPTIONAL_KEYS)["type"] == "array"
+
+
+def test_without_connect_meta_data_the_schema_has_no_connect_properties() -> None:
+    # AvroData.fromConnectSchema: with connect.meta.data=false none of connect.doc, .version,
+    # .parameters, .default, .name, .type; logical types stay (the helper's example).
+    value = ConnectSchema(
+        Type.STRUCT,
+        name="com.x.V",
+        version=2,
+        fields=(
+            Field("a", ConnectSchema(Type.INT8)),
+            Field("at", ConnectSchema(Type.INT64, name="org.apache.kafka.connect.data.Timestamp")),
+        ),
+    )
+    plain = AvroDataOptions(connect_meta_data=False)
+    assert avro_schema_json(value, plain) == (
+        '{"type":"record","name":"V","namespace":"com.x","fields":[{"name":"a","type":"int"},'
+        '{"name":"at","type":{"type":"long","logicalType":"timestamp-millis"}}]}'
+    )
+    assert '"connect.version":2' in avro_schema_json(value, DEFAULTS)
+    assert '"connect.type":"int8"' in avro_schema_json(value, DEFAULTS)
