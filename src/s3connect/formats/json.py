@@ -93,3 +93,20 @@ def read_json(data: bytes, extension: str, separator: bytes) -> FileRecords:
     converter = JsonConverter(schemas_enable=False)
     lines = split_records(gunzip(data, extension), _LINE_SEPARATOR)
     return FileRecords(None, [converter.to_connect("", line)[0] for line in lines])
+
+
+def read_json_each(data: bytes, extension: str) -> list[Any]:
+    """:func:`read_json`'s values, each line read on its own: a line that is not JSON gives its
+    :class:`ValueError` in its place (the source then skips that record alone).
+
+    Raises:
+        ValueError: the file cannot be split into lines (not gzip, no final line separator).
+    """
+    converter = JsonConverter(schemas_enable=False)
+    values: list[Any] = []
+    for line in split_records(gunzip(data, extension), _LINE_SEPARATOR):
+        try:
+            values.append(converter.to_connect("", line)[0])
+        except ValueError as exc:
+            values.append(exc)
+    return values

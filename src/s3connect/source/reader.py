@@ -45,6 +45,7 @@ from s3connect.convert.factory import make_serializer
 from s3connect.errors import SourceObjectError, TransformationError
 from s3connect.formats.base import FileRecords
 from s3connect.formats.factory import read_bytearray_values, read_file
+from s3connect.formats.json import read_json_each
 from s3connect.formats.views import unwrap_headers, unwrap_keys
 from s3connect.storage.base import Storage
 from s3connect.storage.factory import make_storage
@@ -321,6 +322,9 @@ def read_object(
         if obj.tombstones:
             assert keys is not None
             file = FileRecords(None, [None] * len(keys))
+        elif value_format == "json" and config.behavior_on_error != "fail":
+            # A corrupted line is one record skipped, not the whole object (Confluent's doc).
+            file = FileRecords(None, read_json_each(storage.read(obj.key), obj.extension))
         else:
             file = read_file(
                 value_format,
@@ -344,6 +348,9 @@ def read_object(
         return
     end = count if stop is None else min(stop, count)
     for index in range(skip, end):
+        if isinstance(file.values[index], ValueError):
+            handle(config, f"record {index}: {file.values[index]}", obj.key)
+            continue
         record = SinkRecord(
             obj.topic, obj.partition, obj.start_offset + index, None,
             None if keys is None else keys[index], file.values[index], key_schema, file.schema,

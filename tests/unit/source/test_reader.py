@@ -352,6 +352,28 @@ def test_unreadable_object_per_behavior_on_error(tmp_path: Path) -> None:
     assert list(read_object(store, ignoring, obj, destination="d")) == []
 
 
+@pytest.mark.parametrize("mode", ["ignore", "log"])
+def test_a_corrupted_json_line_is_one_record_skipped(
+    tmp_path: Path, mode: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # "The corrupted record is ignored. The connector continues processing the next record."
+    store = LocalStorage(tmp_path)
+    k = key("t", 0, 10, ".json")
+    put(store, k, b'{"a":1}\n{"a":\n{"a":3}\n')
+    obj = SourceObject(k, "t", 0, 10, ".json")
+    source = config("json", **{
+        "behavior.on.error": mode,
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "false",
+    })  # fmt: skip
+    with caplog.at_level("INFO", logger="s3connect"):
+        records = list(read_object(store, source, obj, destination="d"))
+    assert [(r.value, r.index) for r in records] == [(b'{"a":1}', 0), (b'{"a":3}', 2)]
+    assert f"skipping {k}: record 1: " in caplog.text
+    with pytest.raises(SourceObjectError, match=r"serialization error"):
+        list(read_object(store, config("json"), obj, destination="d"))
+
+
 # --------------------------------------------------------------------------- keys and headers
 
 
