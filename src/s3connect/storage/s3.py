@@ -24,6 +24,7 @@ import base64
 import contextlib
 import io
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -426,6 +427,18 @@ class S3Storage:
         return f"s3://{self.settings.bucket}{endpoint}{proxy}"
 
 
+def _java_env_keys() -> tuple[str, str] | None:
+    """The keys the Java SDK's ``EnvironmentVariableCredentialsProvider`` reads and boto3 does
+    not: ``AWS_ACCESS_KEY`` beside ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_KEY`` beside
+    ``AWS_SECRET_ACCESS_KEY`` (each first name first); None where boto3's own names hold both."""
+    env = os.environ
+    if env.get("AWS_ACCESS_KEY_ID") and env.get("AWS_SECRET_ACCESS_KEY"):
+        return None
+    access = env.get("AWS_ACCESS_KEY_ID") or env.get("AWS_ACCESS_KEY")
+    secret = env.get("AWS_SECRET_KEY") or env.get("AWS_SECRET_ACCESS_KEY")
+    return (access, secret) if access and secret else None
+
+
 def _session(settings: S3Settings) -> Any:
     """The boto3 session of ``settings``' credentials (as ``getCredentialsProvider``).
 
@@ -436,9 +449,11 @@ def _session(settings: S3Settings) -> Any:
     import boto3
 
     static = bool(settings.access_key_id and settings.secret_access_key)
+    keys = (settings.access_key_id, settings.secret_access_key) if static else _java_env_keys()
     source = boto3.Session(
-        aws_access_key_id=settings.access_key_id if static else None,
-        aws_secret_access_key=settings.secret_access_key if static else None,
+        aws_access_key_id=keys[0] if keys else None,
+        aws_secret_access_key=keys[1] if keys else None,
+        aws_session_token=os.environ.get("AWS_SESSION_TOKEN") if keys and not static else None,
         region_name=settings.region,
     )
     role = settings.assume_role
