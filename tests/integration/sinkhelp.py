@@ -239,6 +239,7 @@ TOLERANT_KEYS = {
     "errors.tolerance": "all",
     "errors.log.enable": "true",  # a reporter: the task's own failures become dead letters too
     "behavior.on.null.values": "ignore",
+    "report.null.values.to.dlq": "false",  # tombstones skipped silently, as without a reporter
 }
 
 
