@@ -8,18 +8,13 @@ dead letter carries and its headers; :mod:`s3connect.spark.dead_letter_queue` pu
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    pass
-
-import traceback
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from s3connect.connect.records import Header
-from s3connect.errors import RecordError
+from s3connect.errors import RecordError, record_place
 
 if TYPE_CHECKING:
     from s3connect.connect.records import RawRecord
@@ -31,6 +26,7 @@ __all__ = [
     "DeadLetter",
     "context_headers",
     "dead_letter_row",
+    "failure_error",
 ]
 
 _PREFIX = "__connect.errors."
@@ -104,6 +100,26 @@ def context_headers(letter: DeadLetter, connector_name: str, task_id: int = 0) -
     return [
         (name, value.encode("utf-8")) for name, value in zip(CONTEXT_HEADERS, values, strict=True)
     ]
+
+
+def failure_error(letter: DeadLetter) -> RecordError:
+    """The error that fails the batch once ``letter`` is reported under ``errors.tolerance=none``
+    (Kafka Connect's "Tolerance exceeded in error handler"), saying what to change."""
+    raw = letter.raw
+    reason = letter.message.removesuffix(" " + record_place(raw.topic, raw.partition, raw.offset))
+    hint = "set errors.tolerance=all to skip such records into the dead letter queue"
+    if reason == "Skipping null value record.":
+        reason = "a null (tombstone) value skipped by behavior.on.null.values=ignore"
+        hint += ", or report.null.values.to.dlq=false to skip null values silently"
+    return RecordError(
+        f"Tolerance exceeded in error handler: {reason}; the record was reported (dead letter "
+        f"queue / error log) and errors.tolerance=none stops the sink on it; {hint}",
+        topic=raw.topic,
+        partition=raw.partition,
+        offset=raw.offset,
+        stage=letter.stage,
+        class_name=letter.class_name,
+    )
 
 
 DEAD_LETTER_COLUMNS: Mapping[str, str] = {

@@ -33,7 +33,8 @@ COMMIT_COLUMNS: Mapping[str, str] = {
 """A committed object's columns (Spark SQL types): the commit log's, but for ``committed_at``."""
 
 OUTPUT_COLUMNS: Mapping[str, str] = {"kind": "STRING", **COMMIT_COLUMNS, **DEAD_LETTER_COLUMNS}
-"""A task's output columns: ``kind`` (``object`` or ``dead_letter``), then both kinds' columns."""
+"""A task's output columns: ``kind`` (``object``, ``dead_letter``, or ``failure``: a dead letter
+reported before it fails the batch), then both kinds' columns."""
 
 
 def ddl(columns: Mapping[str, str]) -> str:
@@ -56,7 +57,9 @@ OUTPUT_ARROW_SCHEMA = pa.schema(
 )
 
 
-def output_batch(objects: list[CommittedObject], letters: list[DeadLetter]) -> pa.RecordBatch:
+def output_batch(
+    objects: list[CommittedObject], letters: list[DeadLetter], failure: DeadLetter | None = None
+) -> pa.RecordBatch:
     """The output rows of one topic-partition's micro-batch."""
     rows: list[dict[str, Any]] = [
         {
@@ -73,4 +76,6 @@ def output_batch(objects: list[CommittedObject], letters: list[DeadLetter]) -> p
         for o in objects
     ]
     rows += [{"kind": "dead_letter", **dead_letter_row(d)} for d in letters]
+    if failure is not None:
+        rows.append({"kind": "failure", **dead_letter_row(failure)})
     return pa.RecordBatch.from_pylist(rows, schema=OUTPUT_ARROW_SCHEMA)

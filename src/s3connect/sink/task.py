@@ -111,10 +111,11 @@ class _OpenPartition:
     def finish(self, store: PartitionStateStore, now_ms: int) -> pa.RecordBatch:
         writer = self.writer
         self.committed += writer.on_timer(now_ms)
-        saved = open_chunks(writer)
-        chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
-        store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
-        return output_batch(self.committed, writer.dead_letters)
+        if writer.failure is None:  # else the batch fails once the failure is reported
+            saved = open_chunks(writer)
+            chunks = saved.chunks if saved.replace else self.saved_chunks + saved.chunks
+            store.save(*self.key, self.last_offset + 1, saved.rotator, chunks, loaded=self.loaded)
+        return output_batch(self.committed, writer.dead_letters, writer.failure)
 
 
 def _stretches(lines: pa.Array | None, n: int) -> list[tuple[int, int, bool]]:

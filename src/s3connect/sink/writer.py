@@ -19,7 +19,10 @@ With ``behavior.on.null.values=ignore`` a tombstone is in no file and not counte
 ``report.null.values.to.dlq`` and an error reporter it is also reported, as Kafka Connect's
 ``ErrantRecordReporter`` reports it for Confluent's ``S3SinkTask``: a dead letter (stage
 ``TASK_PUT``, class ``org.apache.kafka.connect.sink.SinkTask``, "Skipping null value record."),
-or, with ``errors.tolerance=none``, a failure ("Tolerance exceeded in error handler").
+and, with ``errors.tolerance=none``, then a failure ("Tolerance exceeded in error handler").
+Under ``errors.tolerance=none`` any record Kafka Connect's reporters would see (a DLQ topic,
+``errors.log.enable`` or ``dlq.table`` set) is reported before the batch fails: the writer stops
+there and hands it on as :attr:`TopicPartitionWriter.failure`.
 
 The commit log gets one row per written file: its value object, or its keys object in the
 tombstone partition. The companion objects' names follow from it (``.keys`` / ``.headers``
@@ -199,6 +202,10 @@ class TopicPartitionWriter:
         self.flushed = False
         self.dead_letters: list[DeadLetter] = []
         """Records that failed with ``errors.tolerance=all``, in offset order."""
+        self.failure: DeadLetter | None = None
+        """The record that stopped this writer under ``errors.tolerance=none`` with a reporter:
+        Kafka Connect reports it (DLQ topic, error log) before failing the task, so the writer
+        hands it on and handles nothing more; the caller reports it, then fails the batch."""
 
     @property
     def rotator(self) -> Rotator:
@@ -210,9 +217,14 @@ class TopicPartitionWriter:
         ctx = self._ctx
         committed: list[CommittedObject] = []
         for raw in records:
+            if self.failure is not None:
+                break
             try:
                 admitted = self._admit(raw, now_ms)
             except RecordError as error:
+                if _reported_failure(error, ctx):
+                    self.failure = DeadLetter.of(raw, error)
+                    break
                 if not _dead_letter_allowed(error, ctx):
                     raise (_unreported(error) if ctx.tolerate_errors else error) from None
                 # A dead letter never joins a file: it neither counts toward flush.size nor
@@ -248,7 +260,7 @@ class TopicPartitionWriter:
         offsets = rows.column("offset")
         committed: list[CommittedObject] = []
         i, n = 0, rows.num_rows
-        while i < n:
+        while i < n and self.failure is None:
             stamps = None if batch.timestamps is None else batch.timestamps[i:]
             take = self._rotator.joining(
                 schema_key, batch.files[i:], batch.partitions, stamps, now_ms
@@ -313,7 +325,7 @@ class TopicPartitionWriter:
         if tombstone:
             if ctx.null_values == "ignore":
                 if ctx.report_ignored_nulls:
-                    raise _skipped_null(raw, ctx.tolerate_errors)
+                    raise _skipped_null(raw)
                 return None
             if ctx.null_values == "fail":  # S3SinkTask throws it from put(): never reported
                 raise RecordError(
@@ -362,6 +374,8 @@ class TopicPartitionWriter:
     def on_timer(self, now_ms: int) -> list[CommittedObject]:
         """Commit on time without new records (scheduled rotation of an idle partition)."""
         committed: list[CommittedObject] = []
+        if self.failure is not None:
+            return committed
         for commit in self._rotator.on_timer(now_ms):
             committed += self._flush(commit)
         return committed
@@ -571,6 +585,13 @@ def _dead_letter_allowed(error: RecordError, ctx: WriterContext) -> bool:
     return error.stage != "TASK_PUT" or ctx.task_errors_reported
 
 
+def _reported_failure(error: RecordError, ctx: WriterContext) -> bool:
+    """Kafka Connect's rule under ``errors.tolerance=none``: a failure its reporters see (any
+    reportable one, when a DLQ topic, ``errors.log.enable`` or ``dlq.table`` is set) is reported,
+    then fails the task (``RetryWithToleranceOperator.execute``/``executeFailed``)."""
+    return not ctx.tolerate_errors and error.reportable and ctx.task_errors_reported
+
+
 def _unreported(error: RecordError) -> RecordError:
     """``error`` as it stops the batch under ``errors.tolerance=all``, saying why."""
     if not error.reportable:
@@ -587,22 +608,13 @@ def _unreported(error: RecordError) -> RecordError:
     )
 
 
-def _skipped_null(raw: RawRecord, tolerated: bool) -> RecordError:
+def _skipped_null(raw: RawRecord) -> RecordError:
     """What reporting a tombstone skipped by ``behavior.on.null.values=ignore`` raises: the dead
     letter Kafka Connect's ``WorkerErrantRecordReporter`` makes of it (``executeFailed(TASK_PUT,
-    SinkTask.class, ...)``), or, under ``errors.tolerance=none``, the failure it throws after
-    reporting it ("Tolerance exceeded in error handler"), saying why and what to change."""
-    message = "Skipping null value record."
-    if not tolerated:
-        message = (
-            "Tolerance exceeded in error handler: a null (tombstone) value skipped by "
-            "behavior.on.null.values=ignore is reported to the dead letter queue / error log "
-            "(report.null.values.to.dlq=true, the default), and errors.tolerance=none fails on "
-            "any reported record; set errors.tolerance=all to send such records to the dead "
-            "letter queue, or report.null.values.to.dlq=false to skip them silently"
-        )
+    SinkTask.class, ...)``); under ``errors.tolerance=none`` it is reported, then fails the task
+    (see :func:`s3connect.sink.dead_letters.failure_error`)."""
     return RecordError(
-        message,
+        "Skipping null value record.",
         topic=raw.topic,
         partition=raw.partition,
         offset=raw.offset,

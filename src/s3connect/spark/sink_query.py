@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from s3connect.config.sink import SinkConfig
 from s3connect.errors import ConfigError
+from s3connect.sink.dead_letters import dead_letter_from_row, failure_error
 from s3connect.sink.output import COMMIT_COLUMNS, OUTPUT_SCHEMA
 from s3connect.sink.partition_state import local_state_root
 from s3connect.sink.summary import BatchStats, SinkSummary
@@ -104,12 +105,16 @@ def _batch_handler(
         # One action only: evaluating the output twice would run the writers twice.
         rows_out = [r.asDict() for r in output(batch).collect()]
         rows = [{k: r[k] for k in COMMIT_COLUMNS} for r in rows_out if r["kind"] == "object"]
-        letters = [r for r in rows_out if r["kind"] == "dead_letter"]
+        letters = [r for r in rows_out if r["kind"] in ("dead_letter", "failure")]
         summary.batches += 1
         summary.objects += rows
         # Dead letters first: a failure there fails the batch before the commit log says done.
         dlq.handle(batch.sparkSession, letters, _app_id(config), batch_id)
         summary.dead_letters = dlq.count
+        failures = [r for r in rows_out if r["kind"] == "failure"]
+        if failures:  # errors.tolerance=none: reported above, now it fails the batch
+            first = min(failures, key=lambda r: (r["topic"], r["partition"], r["offset"]))
+            raise failure_error(dead_letter_from_row(first))
         if rows and config.streaming.commit_log_table:
             from s3connect.spark.commit_log import append_commit_log
 
@@ -203,8 +208,7 @@ def start_sink(
     spark = spark or get_spark("s3connect-sink")
     redact_secret_options(spark)  # the Kafka source's options hold the SASL and TLS secrets
     summary = SinkSummary()
-    if config.errors.tolerance == "all":
-        ensure_dlq_topic(config)
+    ensure_dlq_topic(config)  # whatever errors.tolerance: Kafka Connect reports to it either way
     available_now = bool(once or (once is None and config.streaming.trigger == "availableNow"))
     # Processing-time timers close idle files on schedule; a query with them runs a batch on
     # every trigger even without data, so an availableNow run would never end: it gets none

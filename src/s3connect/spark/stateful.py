@@ -44,7 +44,9 @@ _INT_COLUMNS = {
 }
 
 
-def _rows(objects: list[CommittedObject], letters: list[DeadLetter]) -> Iterator[pd.DataFrame]:
+def _rows(
+    objects: list[CommittedObject], letters: list[DeadLetter], failure: DeadLetter | None = None
+) -> Iterator[pd.DataFrame]:
     if objects:
         frame = pd.DataFrame(
             [
@@ -66,10 +68,15 @@ def _rows(objects: list[CommittedObject], letters: list[DeadLetter]) -> Iterator
         for name in DEAD_LETTER_COLUMNS:
             frame[name] = pd.Series([None] * len(frame), dtype=object)
         yield frame[list(OUTPUT_COLUMNS)]
+    if failure is not None:
+        letters = [*letters, failure]
     if letters:
         frame = pd.DataFrame([dead_letter_row(d) for d in letters])
         frame["timestamp"] = pd.Series([d.raw.timestamp for d in letters], dtype=object)
-        frame.insert(0, "kind", "dead_letter")
+        kinds = ["dead_letter"] * len(letters)
+        if failure is not None:
+            kinds[-1] = "failure"
+        frame.insert(0, "kind", kinds)
         for name in COMMIT_COLUMNS:
             if name not in frame:
                 frame[name] = pd.Series([None] * len(frame), dtype=object)
@@ -133,12 +140,13 @@ class SinkProcessor(StatefulProcessor):
             writer = self._writer(topic, partition)
             committed = writer.write(_raw_records(topic, partition, frame), now)
             committed += writer.on_timer(now)
-            self._save(writer, now)
-            letters = writer.dead_letters
+            if writer.failure is None:  # else the batch fails once the failure is reported
+                self._save(writer, now)
+            letters, failure = writer.dead_letters, writer.failure
             # Free the batch's records now, by reference counting, rather than have the next
             # collection walk them.
             del frame, writer
-        yield from _rows(committed, letters)
+        yield from _rows(committed, letters, failure)
 
     def handleExpiredTimer(
         self, key: Any, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo

@@ -175,6 +175,36 @@ def test_errors_tolerance_none_stops_at_the_bad_record_and_a_restart_reprocesses
     assert [(m.key(), m.value(), m.headers()) for m in msgs] == [(b"k2", b"[broken", [HEADER])]
 
 
+def test_errors_tolerance_none_with_a_dlq_topic_reports_the_bad_record_then_fails(
+    spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, consume: Any,
+    dlq_topic: str, tmp_path: Path,
+) -> None:  # fmt: skip
+    # Kafka Connect's RetryWithToleranceOperator reports a failed record to every reporter
+    # (DLQ topic, error log) in a finally block, then throws "Tolerance exceeded in error
+    # handler" under errors.tolerance=none.
+    t = make_topic("dlq-none-reported")
+    values: list[bytes | None] = [json.dumps({"i": i}).encode() for i in range(6)]
+    values[2] = b"[broken"
+    _produce(producer, t, values)
+    keys = sink_keys(t, bucket, tmp_path, **{
+        "flush.size": "2", "errors.deadletterqueue.topic.name": dlq_topic,
+        "errors.deadletterqueue.topic.replication.factor": "1",
+        "errors.deadletterqueue.context.headers.enable": "true",
+    })  # fmt: skip
+    with pytest.raises(RuntimeError) as info:
+        run_sink(SinkConfig.from_mapping(keys), spark, once=True)
+    text = str(info.value)
+    assert "Tolerance exceeded in error handler: value could not be converted" in text
+    assert f"topic='{t}', partition=0, offset=2" in text
+    assert list(objects(s3, bucket)) == [f"topics/{t}/partition=0/{t}+0+0000000000.json"]
+    (msg,) = consume(dlq_topic, 1)
+    assert (msg.key(), msg.value()) == (b"k2", b"[broken")
+    h = dict(msg.headers())
+    assert h["origin"] == b"test"
+    assert (h["__connect.errors.offset"], h["__connect.errors.stage"]) == (b"2", b"VALUE_CONVERTER")
+    assert h["__connect.errors.class.name"] == JSON_CONVERTER.encode()
+
+
 def test_schemaless_record_to_avro_goes_to_the_dlq_alone(
     spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, consume: Any,
     dlq_topic: str, tmp_path: Path,

@@ -145,6 +145,26 @@ def test_dead_letters_come_out_with_their_offsets(tmp_path: Path) -> None:
     assert [(r["start_offset"], r["end_offset"], r["record_count"]) for r in objects] == [(0, 3, 3)]
 
 
+def test_a_reported_failure_comes_out_last_and_saves_no_state(tmp_path: Path) -> None:
+    # errors.tolerance=none with a reporter: the failing record comes out as a "failure" row
+    # (reported on the driver, which then fails the batch); nothing after it is written and no
+    # state is saved, so the replayed batch starts from the state before it.
+    config = _config(tmp_path, **{"errors.log.enable": "true", "flush.size": "1"})
+    batch = _batch([0, 1, 2, 3])
+    values = batch.column("value").to_pylist()
+    values[2] = b"{not json"
+    out = _run(config, batch.set_column(5, "value", pa.array(values, pa.binary())))
+    assert [(r["kind"], r["start_offset"], r["offset"]) for r in out] == [
+        ("object", 0, None), ("object", 1, None), ("failure", None, 2),
+    ]  # fmt: skip
+    assert out[-1]["stage"] == "VALUE_CONVERTER" and out[-1]["value"] == b"{not json"
+    assert list(_objects(tmp_path)) == [
+        "topics/events/partition=0/events+0+0000000000.json",
+        "topics/events/partition=0/events+0+0000000001.json",
+    ]
+    assert not (tmp_path / "cp" / "s3connect-state" / "events" / "0").exists()
+
+
 def test_state_store_round_trip_and_pruning(tmp_path: Path) -> None:
     store = PartitionStateStore(tmp_path)
     assert store.load("t/x", 0, 100) is None

@@ -19,6 +19,7 @@ from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord
 from s3connect.errors import PartitionError, RecordError
 from s3connect.sink.context import build_writer_context
+from s3connect.sink.dead_letters import failure_error
 from s3connect.sink.pending import decode_pending, encode_pending
 from s3connect.sink.writer import PendingRecord, TopicPartitionWriter
 
@@ -1140,23 +1141,57 @@ def test_ignored_null_values_are_skipped_silently(tmp_path: Path, extra: dict[st
 
 def test_reported_null_value_fails_under_errors_tolerance_none(tmp_path: Path) -> None:
     # Kafka's RetryWithToleranceOperator.executeFailed reports, then throws "Tolerance exceeded
-    # in error handler": the first ignored tombstone stops the run, saying what to change.
+    # in error handler": the first ignored tombstone is handed on to be reported, and the
+    # writer handles nothing after it; the batch then fails, saying what to change.
     ctx = build_writer_context(_config(tmp_path, **{
         "behavior.on.null.values": "ignore", "errors.log.enable": "true",
     }))  # fmt: skip
     writer = TopicPartitionWriter(ctx, "t", 0)
-    with pytest.raises(RecordError) as info:
-        writer.write(_with_tombstones(), 0)
-    error = info.value
-    assert (error.offset, error.stage, error.class_name) == (1, "TASK_PUT", SINK_TASK_CLASS)
-    text = str(error)
-    assert text.startswith("Tolerance exceeded in error handler: ")
-    assert "behavior.on.null.values=ignore" in text
+    assert writer.write(_with_tombstones(), 0) == []
+    failure = writer.failure
+    assert failure is not None and writer.dead_letters == []
+    assert (failure.raw.offset, failure.stage, failure.class_name) == (
+        1, "TASK_PUT", SINK_TASK_CLASS,
+    )  # fmt: skip
+    assert failure.message == "Skipping null value record. (topic='t', partition=0, offset=1)"
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [0]  # offsets 2.. never handled
+    assert writer.write([_raw(6, b'{"i":6}')], 0) == [] and writer.on_timer(10**12) == []
+    text = str(failure_error(failure))
+    assert text.startswith("Tolerance exceeded in error handler: a null (tombstone) value")
     assert "set errors.tolerance=all" in text and "report.null.values.to.dlq=false" in text
     assert text.endswith("(topic='t', partition=0, offset=1)")
     # Without a reporter the same config skips them, as Confluent (no ErrantRecordReporter).
     quiet = build_writer_context(_config(tmp_path, **{"behavior.on.null.values": "ignore"}))
     assert TopicPartitionWriter(quiet, "t", 0).write(_with_tombstones(), 0) != []
+
+
+@pytest.mark.parametrize("reporter", _REPORTERS, ids=["dlq-topic", "error-log", "dlq-table"])
+def test_errors_tolerance_none_reports_the_failing_record_before_failing(
+    tmp_path: Path, reporter: dict[str, str]
+) -> None:
+    # RetryWithToleranceOperator.execute reports a failed operation in its finally block, also
+    # when it then throws under errors.tolerance=none: with a reporter the converter failure
+    # is handed on, with what was written before it; a failure Confluent throws past its
+    # reporter (behavior.on.null.values=fail) still raises at once.
+    ctx = build_writer_context(_config(tmp_path, **{"flush.size": "1", **reporter}))
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    committed = writer.write([_raw(0, b"{}"), _raw(1, b"{oops"), _raw(2, b"{}")], 0)
+    assert [o.key for o in committed] == ["topics/t/partition=0/t+0+0000000000.json"]
+    failure = writer.failure
+    assert failure is not None and failure.raw == _raw(1, b"{oops")
+    assert (failure.stage, failure.class_name) == (
+        "VALUE_CONVERTER", "org.apache.kafka.connect.json.JsonConverter",
+    )  # fmt: skip
+    error = failure_error(failure)
+    assert (error.topic, error.partition, error.offset, error.stage) == (
+        "t", 0, 1, "VALUE_CONVERTER",
+    )  # fmt: skip
+    assert str(error).startswith("Tolerance exceeded in error handler: value could not be")
+    assert str(error).count("offset=1") == 1
+    fatal = TopicPartitionWriter(ctx, "t", 0)
+    with pytest.raises(RecordError, match=r"behavior.on.null.values=fail"):
+        fatal.write([_raw(0, None)], 0)
+    assert fatal.failure is None
 
 
 def test_null_values_with_fail_or_write_are_not_reported(tmp_path: Path) -> None:

@@ -105,6 +105,20 @@ def test_a_bad_record_becomes_a_dead_letter_row(tmp_path: Path) -> None:
     ]
 
 
+def test_a_reported_failure_comes_out_as_a_failure_row(tmp_path: Path) -> None:
+    # errors.tolerance=none with a DLQ topic: the record is reported before the batch fails.
+    config = _config(tmp_path, **{"errors.deadletterqueue.topic.name": "dlq", "flush.size": "1"})
+    tester = TwsTester(SinkProcessor(config))
+    values = [b'{"i":0}', b"{not json", b'{"i":2}']
+    out = tester.testInPandas(KEY, _rows(range(0, 3), values))
+    assert _objects(out) == [("topics/t/partition=0/t+0+0000000000.json", 0, 0, 1)]
+    failures = out[out["kind"] == "failure"]
+    assert [(r.offset, r.stage, bytes(r.value)) for r in failures.itertuples()] == [
+        (1, "VALUE_CONVERTER", b"{not json")
+    ]
+    assert (out["kind"] == "dead_letter").sum() == 0
+
+
 @pytest.mark.parametrize("order", [[2, 0, 1], [1, 2, 0]])
 def test_rows_out_of_offset_order_are_written_in_order(tmp_path: Path, order: list[int]) -> None:
     rows = _rows(range(0, 3)).iloc[order]
