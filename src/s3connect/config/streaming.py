@@ -9,6 +9,9 @@ from s3connect.config.reader import INT_MAX, LONG_MAX, KeyReader
 
 __all__ = ["StreamingConfig", "parse_trigger"]
 
+SETTLE_MS = 5000
+"""``listing.settle.ms``'s default: a bound on how long one sink commit takes to complete."""
+
 _TRIGGER_RE = re.compile(r"^(\d+)\s*([a-z]+)$")
 _TRIGGER_UNITS = {
     **dict.fromkeys(("ms", "milli", "millis", "millisecond", "milliseconds"), 1),
@@ -50,6 +53,8 @@ class StreamingConfig:
     """The sink's cap on records per micro-batch (Spark's ``maxOffsetsPerTrigger``)."""
     max_objects_per_trigger: int | None = None
     """The source's cap on objects per micro-batch."""
+    listing_settle_ms: int = SETTLE_MS
+    """How long the source lists an object before it reads past it (``source.settling``)."""
     commit_log_table: str | None = None
     """The sink's Delta table (name or path) getting one row per committed object."""
 
@@ -77,8 +82,8 @@ class StreamingConfig:
 
     @classmethod
     def read_source(cls, r: KeyReader) -> StreamingConfig:
-        """The source's keys (``s3.poll.interval.ms`` as the trigger, and
-        ``max.objects.per.trigger``)."""
+        """The source's keys (``s3.poll.interval.ms`` as the trigger, ``max.objects.per.trigger``
+        and ``listing.settle.ms``)."""
         checkpoint = _checkpoint(r)
         trigger, interval = "availableNow", None
         value, poll = r.get("trigger"), r.get("s3.poll.interval.ms")
@@ -104,6 +109,13 @@ class StreamingConfig:
             max_objects_per_trigger=r.integer(
                 "max.objects.per.trigger", None, 1, INT_MAX, "must be an integer > 0"
             ),
+            listing_settle_ms=r.integer(
+                "listing.settle.ms",
+                SETTLE_MS,
+                0,
+                3_600_000,
+                "must be an integer from 0 to 3600000 (ms)",
+            ),
         )
 
     def describe(self) -> dict[str, str]:
@@ -115,6 +127,8 @@ class StreamingConfig:
             d["max.objects.per.trigger"] = str(self.max_objects_per_trigger)
         if self.commit_log_table is not None:
             d["commit.log.table"] = self.commit_log_table
+        if self.listing_settle_ms != SETTLE_MS:
+            d["listing.settle.ms"] = str(self.listing_settle_ms)
         return d
 
 

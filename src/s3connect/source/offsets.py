@@ -27,6 +27,7 @@ __all__ = [
     "latest_offsets",
     "offsets_from_json",
     "offsets_to_json",
+    "pending",
     "plan_slices",
     "tp_id",
     "tp_of",
@@ -89,6 +90,11 @@ def _after(obj: SourceObject, start: Position | None) -> bool:
     return order > start.order or (order == start.order and start.index != ALL)
 
 
+def pending(objects: Sequence[SourceObject], start: Position | None) -> list[SourceObject]:
+    """The objects (in order) that still have records to publish after ``start``."""
+    return [o for o in objects if _after(o, start)]
+
+
 def latest_offsets(
     objects: Mapping[tuple[str, int], Sequence[SourceObject]],
     start: Offsets,
@@ -96,26 +102,23 @@ def latest_offsets(
 ) -> Offsets:
     """The end offsets of the next batch: everything listed, or at most ``max_objects`` objects
     shared round-robin over the topic-partitions."""
-    pending = {
-        tp_id(*tp): [o for o in objs if _after(o, start.get(tp_id(*tp)))]
-        for tp, objs in objects.items()
-    }
+    left = {tp_id(*tp): pending(objs, start.get(tp_id(*tp))) for tp, objs in objects.items()}
     end = dict(start)
     if max_objects is None:
-        for tp, objs in pending.items():
+        for tp, objs in left.items():
             if objs:
                 end[tp] = Position(objs[-1].start_offset, objs[-1].key)
         return end
-    taken = dict.fromkeys(pending, 0)
+    taken = dict.fromkeys(left, 0)
     budget = max_objects
-    while budget > 0 and any(taken[tp] < len(objs) for tp, objs in pending.items()):
-        for tp, objs in sorted(pending.items()):
+    while budget > 0 and any(taken[tp] < len(objs) for tp, objs in left.items()):
+        for tp, objs in sorted(left.items()):
             if budget > 0 and taken[tp] < len(objs):
                 taken[tp] += 1
                 budget -= 1
     for tp, count in taken.items():
         if count:
-            last = pending[tp][count - 1]
+            last = left[tp][count - 1]
             end[tp] = Position(last.start_offset, last.key)
     return end
 

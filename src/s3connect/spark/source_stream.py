@@ -2,7 +2,9 @@
 
 Offsets (:mod:`s3connect.source.offsets`) say, per source topic-partition, the last object
 published and how many of its records. Every ``latestOffset`` lists the bucket again, so new
-objects and folders are found while the query runs; each micro-batch has one input partition
+objects and folders are found while the query runs, and reads past an object only once it has
+settled (``listing.settle.ms``, :mod:`s3connect.source.settling`), so that a listing taken in
+the middle of a sink's commit loses nothing; each micro-batch has one input partition
 (one Spark task) per source topic-partition, which reads its objects in start-offset order,
 serializes the records with the configured converters and publishes them itself, then returns
 their counts.
@@ -10,6 +12,7 @@ their counts.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ from s3connect.source.destinations import (
 )
 from s3connect.source.offsets import (
     ObjectSlice,
+    Offsets,
     latest_offsets,
     offsets_from_json,
     offsets_to_json,
@@ -52,6 +56,7 @@ from s3connect.source.reader import (
     source_storage,
     value_serializer,
 )
+from s3connect.source.settling import settle_wait, settled
 
 if TYPE_CHECKING:
     from pyspark.sql.types import StructType
@@ -107,8 +112,10 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def __init__(self, config: SourceConfig) -> None:
         self.config = config
+        self._available_now = False
         self._target: Listing | None = None
         self._listing: Listing | None = None
+        self._seen: dict[str, float] = {}
         self._checked: dict[str, int] = {}
         self._serializers: tuple[Serializer, Serializer] | None = None
         self._chain: TransformationChain | None = None
@@ -122,6 +129,10 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def _list(self) -> Listing:
         listing = list_objects(source_storage(self.config), self.config)
+        now = time.monotonic()  # each object was listed by now: its settling starts no later
+        for objs in listing.objects.values():
+            for obj in objs:
+                self._seen.setdefault(obj.key, now)
         grown = {
             tp_id(topic, partition)
             for topic, partition in listing.objects
@@ -137,18 +148,36 @@ class S3StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def initialOffset(self) -> dict[str, Any]:
         return {}
 
+    def _settled_listing(self, start: Offsets) -> Listing:
+        """A listing in which every object still to publish has settled, or a new one listed
+        since (:mod:`s3connect.source.settling`): waits at most ``listing.settle.ms``."""
+        listing = self._list()
+        settle_s = self.config.streaming.listing_settle_ms / 1000
+        wait = settle_wait(listing.objects, start, self._seen, time.monotonic(), settle_s)
+        if wait > 0:
+            time.sleep(wait)
+            listing = self._list()
+        return listing
+
     def prepareForTriggerAvailableNow(self) -> None:
-        self._target = self._list()
+        self._available_now = True  # the target listing is taken by the first latestOffset
 
     def getDefaultReadLimit(self) -> ReadLimit:
         limit = self.config.streaming.max_objects_per_trigger
         return ReadAllAvailable() if limit is None else ReadMaxFiles(limit)
 
     def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
-        listing = self._target if self._target is not None else self._list()
+        begin = offsets_from_json(start)
+        if not self._available_now:
+            listing = self._settled_listing(begin)
+        elif self._target is None:
+            listing = self._target = self._settled_listing(begin)
+        else:
+            listing = self._target
+        settle_s = self.config.streaming.listing_settle_ms / 1000
+        ready = settled(listing.objects, self._seen, time.monotonic(), settle_s)
         max_objects = limit.max_files if isinstance(limit, ReadMaxFiles) else None
-        end = latest_offsets(listing.objects, offsets_from_json(start), max_objects)
-        return offsets_to_json(end)
+        return offsets_to_json(latest_offsets(ready, begin, max_objects))
 
     def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> Sequence[InputPartition]:
         begin, stop = offsets_from_json(start), offsets_from_json(end)

@@ -303,5 +303,6 @@ def source_config(sink: Mapping[str, str], tmp: Path, **keys: str) -> dict[str, 
     config = {k: v for k, v in sink.items() if k not in ("topics", "max.offsets.per.trigger")}
     config["checkpoint.location"] = str(tmp / "source-checkpoint")
     config["name"] = "source-" + config["name"]
+    config["listing.settle.ms"] = "200"  # the sink commits before a listing can see its objects
     config.update(keys)
     return config

@@ -39,6 +39,9 @@ def source_keys(sink: Mapping[str, str], tmp: Path, **keys: Any) -> dict[str, st
     config.pop("topics")
     config["checkpoint.location"] = str(tmp / "source-checkpoint")
     config["name"] = "source-" + config["name"]
+    # Each test's sink run has committed before the source lists: a short settle keeps the
+    # suite quick (the settling itself: test_stream_reader.py; the default: the notebook test).
+    config["listing.settle.ms"] = "200"
     for key, value in keys.items():
         config[key.replace("_", ".") if "." not in key else key] = str(value)
     return config

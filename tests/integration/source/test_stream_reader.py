@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import logging
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from pyspark.sql.datasource import InputPartition
+from pyspark.sql.streaming.datasource import ReadAllAvailable
 
 from s3connect.config.source import SourceConfig
 from s3connect.formats import common
@@ -155,3 +158,54 @@ def test_an_object_beyond_binary_offsets_is_split_into_large_binary_and_publishe
         (dest, 0, None, b"bb"),
         (dest, 0, None, b"ccc"),
     ]
+
+
+@pytest.mark.parametrize("available_now", [False, True])
+def test_a_listing_in_the_middle_of_a_sink_commit_waits_for_the_rest(
+    tmp_path: Path, kafka_bootstrap: str, kafka_admin: Any, available_now: bool
+) -> None:
+    # A time-based sink commits hour=11's file (start offset 1) before hour=10's (start 0), and
+    # each value file before its keys file. The first listing sees only the former: the reader
+    # waits listing.settle.ms, lists again and ends the batch past both, each with its keys.
+    topic = f"settle{tmp_path.name[-6:].replace('-', '')}{int(available_now)}"
+    store = LocalStorage(tmp_path / "data")
+    base = f"topics/{topic}/"
+
+    def put(hour: int, offset: int) -> None:
+        name = f"{base}hour={hour}/{topic}+0+{offset:010d}"
+        with store.open_write(f"{name}.bin") as out:
+            out.write(b"r%d\n" % offset)
+        time.sleep(0.3)
+        with store.open_write(f"{name}.keys.bin") as out:
+            out.write(b"k%d\n" % offset)
+
+    put(11, 1)
+    late = threading.Timer(0.4, put, (10, 0))
+    keys = {"topics": topic, "listing.settle.ms": "1500"}
+    reader = S3StreamReader(_config(tmp_path, kafka_bootstrap, **keys))
+    try:
+        if available_now:
+            reader.prepareForTriggerAvailableNow()
+        late.start()
+        end = reader.latestOffset({}, ReadAllAvailable())
+        late.join()
+        assert end == {
+            f"{topic}/0": {"key": f"{base}hour=11/{topic}+0+0000000001.bin", "offset": 1,
+                           "index": -1},
+        }  # fmt: skip
+        (part,) = reader.partitions({}, end)
+        slices = part.value.slices
+        assert [(s.obj.start_offset, s.obj.keys_key) for s in slices] == [
+            (0, f"{base}hour=10/{topic}+0+0000000000.keys.bin"),
+            (1, f"{base}hour=11/{topic}+0+0000000001.keys.bin"),
+        ]
+        # Without settling the first listing moves the offset past offset 0 for good.
+        quick = S3StreamReader(_config(tmp_path, kafka_bootstrap, topics=topic,
+                                       **{"listing.settle.ms": "0"}))  # fmt: skip
+        for ext in (".bin", ".keys.bin"):  # back to the first listing's view
+            (tmp_path / "data" / f"{base}hour=10" / f"{topic}+0+0000000000{ext}").unlink()
+        assert quick.latestOffset({}, ReadAllAvailable()) == end
+        put(10, 0)
+        assert quick.latestOffset(end, ReadAllAvailable()) == end  # offset 0 never read
+    finally:
+        kafka_admin.delete_topics([f"copy_of_{topic}"])
