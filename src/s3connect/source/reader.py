@@ -3,7 +3,8 @@
 Listing keeps the objects under ``topics.dir`` whose extension is the configured format's
 (``.avro``; ``.json`` / ``.json.gz``; ``*.parquet`` of any codec; the ByteArray extension, also
 ``.gz``); anything else is ignored. A kept object must be named
-``<topic>/<encodedPartition>/<topic>+<partition>+<offset><ext>``; one that is not is handled per
+``<topic>/<encodedPartition>/<topic>+<partition>+<offset><ext>`` (a file in another topic's folder
+is read as its file name's topic's, as Confluent's source documents); one that is not is handled per
 ``behavior.on.error`` (fail: :class:`~s3connect.errors.SourceObjectError` naming the key;
 ignore / log: skipped, and the log says which). Objects are grouped by (topic, partition) and
 ordered by (start offset, key).
@@ -167,6 +168,7 @@ def _classify(key: str, config: SourceConfig, listing: Listing) -> SourceObject 
             topics_dir=config.layout.topics_dir,
             directory_delim=config.layout.directory_delim,
             file_delim=config.layout.file_delim,
+            any_topic_folder=True,
         )
     except ValueError as exc:
         if companion is not None:
@@ -229,6 +231,7 @@ def list_objects(storage: Storage, config: SourceConfig) -> Listing:
             topics_dir=config.layout.topics_dir,
             directory_delim=config.layout.directory_delim,
             file_delim=config.layout.file_delim,
+            any_topic_folder=True,
         )
         obj = SourceObject(
             key=key,

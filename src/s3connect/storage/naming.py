@@ -77,6 +77,7 @@ def parse_object_key(
     extension: str | None = None,
     directory_delim: str = "/",
     file_delim: str = "+",
+    any_topic_folder: bool = False,
 ) -> ObjectKey:
     """Split a key made by :func:`object_key` back into its parts.
 
@@ -87,6 +88,8 @@ def parse_object_key(
             after the offset (``""`` when there is none).
         directory_delim: ``directory.delim``.
         file_delim: ``file.delim``.
+        any_topic_folder: accept a file in another topic's folder (Confluent's source reads it
+            as its file name's topic's); its encoded partition is then the folder's.
 
     Raises:
         ValueError: the key does not have this shape.
@@ -110,9 +113,12 @@ def parse_object_key(
         raise ValueError(f"key {key!r} does not end in <topic>{file_delim}<partition>...")
     topic = m.group("topic")
     topic_prefix = topic + directory_delim
-    if not directory.startswith(topic_prefix):
+    if directory.startswith(topic_prefix):
+        encoded = directory[len(topic_prefix) :]
+    elif any_topic_folder:
+        encoded = directory.partition(directory_delim)[2]
+    else:
         raise ValueError(f"key {key!r}: directory does not start with topic {topic!r}")
-    encoded = directory[len(topic_prefix) :]
     return ObjectKey(
         topic=topic,
         encoded_partition=encoded,

@@ -174,11 +174,21 @@ def test_bad_name_is_skipped_and_logged(
     assert entry.levelno == level
 
 
-def test_object_in_another_topics_folder_is_a_bad_name(tmp_path: Path) -> None:
+def test_object_in_another_topics_folder_is_read_as_its_file_names_topic(tmp_path: Path) -> None:
+    # Confluent's source document: "A file with the correct extension and a valid name format
+    # ..., placed in a folder of a different topic will be read normally and written to
+    # whatever topic as defined by its filename."
     store = LocalStorage(tmp_path)
-    put(store, "topics/a/partition=0/b+0+0000000000.json")
-    with pytest.raises(SourceObjectError, match="directory does not start with topic"):
-        list_objects(store, config())
+    put(store, key("a", 0, 0, ".json"))
+    put(store, "topics/a/partition=0/b+0+0000000004.json")
+    put(store, key("b", 0, 0, ".json"))
+    listing = list_objects(store, config())
+    assert [o.key for o in listing.objects[("b", 0)]] == [
+        key("b", 0, 0, ".json"),
+        "topics/a/partition=0/b+0+0000000004.json",
+    ]
+    assert [o.key for o in listing.objects[("a", 0)]] == [key("a", 0, 0, ".json")]
+    assert listing.skipped == []
 
 
 # --------------------------------------------------------------------------- reading formats
