@@ -4,15 +4,18 @@ Java's ``HashMap``, Java's number text, Jackson's escapes), or an error on both 
 
 from __future__ import annotations
 
+import base64
 import collections
 import io
 import random
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from s3connect.connect.records import SinkRecord
 from s3connect.convert.json import JsonConverter
+from s3connect.formats.common import GzipStream
 from s3connect.formats.json import JsonFormat
 from tests.reference.java import json_format_lines
 from tests.reference.random_json import generated
@@ -174,3 +177,21 @@ def test_schemaless_values_written_back_are_what_kafka_writes(tmp_path: Path) ->
             mismatched.append((value, want, got))
     assert not mismatched, mismatched[:4]
     assert sum(isinstance(w, bytes) for w in reference) > 400
+
+
+@pytest.mark.parametrize("level", [-1, 1, 9])
+def test_gzip_files_are_what_javas_gzip_stream_writes(level: int) -> None:
+    # Confluent's CompressionType.GZIP: GZIPOutputStream(out, 8192) at s3.compression.level.
+    rng = random.Random(level)
+    chunks = [b'{"a":%d}\n' % i for i in range(300)] + [rng.randbytes(5000), b"", b"tail\n"]
+    source = Path(__file__).with_name("GzipReference.java")
+    args = [str(level), *(base64.b64encode(c).decode() for c in chunks)]
+    done = subprocess.run(
+        ["java", str(source), *args], capture_output=True, text=True, check=True
+    )  # fmt: skip
+    out = io.BytesIO()
+    stream = GzipStream(out, level)
+    for chunk in chunks:
+        stream.write(chunk)
+    stream.close()
+    assert out.getvalue() == base64.b64decode(done.stdout.strip())

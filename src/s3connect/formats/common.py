@@ -31,8 +31,9 @@ __all__ = [
 ]
 
 COMPRESSIONS = ("none", "gzip")
-# java.util.zip.GZIPOutputStream's fixed header: no name, mtime 0, XFL 0, OS 0.
-_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x00"
+# java.util.zip.GZIPOutputStream's fixed header: no name, mtime 0, XFL 0, OS 255 ("unknown",
+# since JDK 16, JDK-8244706; Confluent Platform runs on Java 17 or 21; JDK 8-15 wrote 0).
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 
 
 def file_schema(records: Sequence[SinkRecord]) -> ConnectSchema | None:
