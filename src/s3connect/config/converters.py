@@ -63,8 +63,8 @@ class ConvertersConfig:
     @classmethod
     def read(cls, r: KeyReader) -> ConvertersConfig:
         """Read the keys (a Schema Registry converter's own keys: see ``RegistryConfig``)."""
-        compatibility = r.choice(
-            "schema.compatibility", "NONE", ("NONE", "BACKWARD", "FORWARD", "FULL")
+        compatibility = r.choice(  # StorageSchemaCompatibility reads the exact name
+            "schema.compatibility", "NONE", ("NONE", "BACKWARD", "FORWARD", "FULL"), exact=True
         )
         allowed = (
             f"must be one of {', '.join(SINK_CONVERTER_CLASSES)} or their converter classes "

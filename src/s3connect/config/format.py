@@ -222,8 +222,10 @@ def _read_codecs(r: KeyReader, fmt: str | None) -> dict[str, str]:
     """``avro.codec``, ``parquet.codec`` and ``s3.compression.type``, or Confluent Cloud's
     ``compression.codec`` setting one of them."""
     codecs = {
-        "avro.codec": r.choice("avro.codec", "null", _AVRO_CODECS),
-        "parquet.codec": r.choice("parquet.codec", "snappy", (*_PARQUET_CODECS, "lzo", "lz4_raw")),
+        "avro.codec": r.choice("avro.codec", "null", _AVRO_CODECS, exact=True),
+        "parquet.codec": r.choice(
+            "parquet.codec", "snappy", (*_PARQUET_CODECS, "lzo", "lz4_raw"), exact=True
+        ),
     }
     if codecs["parquet.codec"] in ("lzo", "lz4_raw"):
         allowed = ", ".join(_PARQUET_CODECS)
@@ -233,7 +235,9 @@ def _read_codecs(r: KeyReader, fmt: str | None) -> dict[str, str]:
             codecs["parquet.codec"],
             f"there is no {name} Parquet writer; use one of {allowed}",
         )
-    codecs["s3.compression.type"] = r.choice("s3.compression.type", "none", ("none", "gzip"))
+    codecs["s3.compression.type"] = r.choice(
+        "s3.compression.type", "none", ("none", "gzip"), exact=True
+    )
     codec = r.get("compression.codec")
     if codec is not None:
         _apply_cloud_codec(r, codecs, codec, fmt)

@@ -35,7 +35,12 @@ class LayoutConfig:
             directory_delim=delims[0],
             file_delim=delims[1],
             filename_offset_zero_pad_width=r.integer(
-                "filename.offset.zero.pad.width", 10, 0, INT_MAX, "must be an integer >= 0"
+                "filename.offset.zero.pad.width",
+                10,
+                1,
+                INT_MAX,
+                'must be an integer >= 1 (Confluent\'s file name format "%0" + width + "d" '
+                "fails for 0)",
             ),
         )
 

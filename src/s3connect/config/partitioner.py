@@ -125,9 +125,7 @@ class PartitionerConfig:
         if name in ("daily", "hourly"):
             path_format, duration = _fixed_path(r, name, directory_delim, path_format, duration)
         cloud_timed = cloud and ti is not None
-        fields = tuple(
-            f.strip() for f in r.string("partition.field.name", "").split(",") if f.strip()
-        )
+        fields = _field_names(r)
         if name == "field" and not fields:
             r.missing(
                 "partition.field.name", "a comma-separated list of fields for FieldPartitioner"
@@ -326,3 +324,21 @@ def _check_joda_pattern(pattern: str, timezone: str, locale: str) -> str | None:
         except ValueError as exc:
             return str(exc)
     return None
+
+
+def _field_names(r: KeyReader) -> tuple[str, ...]:
+    """``partition.field.name`` as PartitionerConfig's ``PartitionFieldNameValidator`` checks it,
+    whatever the partitioner: no empty name in the list, no empty segment in a dotted path."""
+    text = r.string("partition.field.name", "").strip()
+    if not text:
+        return ()
+    names = tuple(n.strip() for n in re.split(r"\s*,\s*", text))
+    for name in names:
+        segments = re.split(r"\.", name)
+        while len(segments) > 1 and segments[-1] == "":
+            segments.pop()  # Java's String.split drops trailing empty strings
+        if not name or any(not seg.strip() for seg in segments):
+            what = "is empty" if not name else "has an empty path segment"
+            r.invalid("partition.field.name", text, f"field name {name!r} {what}")
+            return ()
+    return names

@@ -9,10 +9,12 @@ from typing import overload
 from s3connect.config.masking import shown
 from s3connect.errors import ConfigError
 
-__all__ = ["INT_MAX", "LONG_MAX", "KeyReader", "resolve_class"]
+__all__ = ["INT_MAX", "INT_MIN", "LONG_MAX", "KeyReader", "resolve_class"]
 
 INT_MAX = 2**31 - 1
 """Java's ``Integer.MAX_VALUE`` (Kafka's INT type)."""
+INT_MIN = -(2**31)
+"""Java's ``Integer.MIN_VALUE``."""
 LONG_MAX = 2**63 - 1
 """Java's ``Long.MAX_VALUE`` (Kafka's LONG type)."""
 
@@ -151,7 +153,11 @@ class KeyReader:
         for option in options:
             if option == text or (not exact and option.lower() == text.lower()):
                 return option
-        self.invalid(key, value, f"must be one of {', '.join(options)}")
+        allowed_text = f"must be one of {', '.join(options)}"
+        spelled = [o for o in options if o.lower() == text.lower()]
+        if spelled:
+            allowed_text += f" (case-sensitive, as Confluent reads it: {spelled[0]!r})"
+        self.invalid(key, value, allowed_text)
         return default
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from s3connect.config.parsing import bool_text
 from s3connect.config.partitioner import time_interval_ms
-from s3connect.config.reader import INT_MAX, LONG_MAX, KeyReader
+from s3connect.config.reader import INT_MAX, INT_MIN, LONG_MAX, KeyReader
 
 __all__ = ["RotationConfig"]
 
@@ -41,7 +41,10 @@ class RotationConfig:
     def read(cls, r: KeyReader, *, cloud: bool) -> RotationConfig:
         """Read the keys; on Confluent Cloud ``flush.size`` defaults to 1000 and
         ``rotate.interval.ms`` to the ``time.interval``."""
-        flush = r.integer("flush.size", None, 1, INT_MAX, "must be an integer > 0")
+        # Confluent's flush.size has no validator: rotateOnSize (recordCount >= flush.size) makes
+        # 0 or less a file per record, as 1 does.
+        flush = r.integer("flush.size", None, INT_MIN, INT_MAX, "must be an integer")
+        flush = None if flush is None else max(1, flush)
         if flush is None and not r.has("flush.size"):
             if cloud:
                 flush = _CLOUD_FLUSH_SIZE

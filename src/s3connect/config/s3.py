@@ -29,15 +29,15 @@ __all__ = [
     "read_sse",
 ]
 
-# S3SinkConnectorConfig's SSEA_CONFIG validator: "" or an SDK SSEAlgorithm (case-sensitive).
-SSE_ALGORITHMS = ("AES256", "aws:kms")
-# CannedAclValidator: the SDK's CannedAccessControlList header values (case-sensitive).
+# S3SinkConnectorConfig's SSEA_CONFIG validator: "" or the SDK's ServerSideEncryption values
+# (case-sensitive). S3OutputStream sends aws:kms only with a key id, and never aws:kms:dsse.
+SSE_ALGORITHMS = ("AES256", "aws:kms", "aws:kms:dsse")
+# CannedAclValidator: the SDK v2 ObjectCannedACL values (case-sensitive).
 CANNED_ACLS = (
     "private",
     "public-read",
     "public-read-write",
     "authenticated-read",
-    "log-delivery-write",
     "bucket-owner-read",
     "bucket-owner-full-control",
     "aws-exec-read",
@@ -127,6 +127,8 @@ class S3Config:
                 "s3.region", r.raw_text("s3.region"), "must be an AWS region such as us-west-2"
             )
         url = r.optional("store.url")
+        if url is not None and "://" not in url and re.match(r"^[\w.-]+(:\d+)?(/\S*)?$", url):
+            url = "https://" + url  # S3Storage: a URL without a scheme is https
         if url is not None and not re.match(r"^(https?|file)://[^\s]+$", url):
             r.invalid("store.url", url, "must be an http://, https:// or file:// URL")
         provider = _read_provider(r)
@@ -232,9 +234,10 @@ class S3WriteConfig(S3Config):
         KMS key id only with ``aws:kms`` (else they are listed as ignored).
         """
         ssea, kms_key_id, customer_key = read_sse(r)
-        acl = r.optional("s3.acl.canned")
-        if acl is not None and acl not in CANNED_ACLS:
+        acl = r.get("s3.acl.canned")
+        if acl is not None and acl.strip() not in CANNED_ACLS:
             r.invalid("s3.acl.canned", acl, "must be one of " + ", ".join(CANNED_ACLS))
+        acl = acl.strip() if acl is not None and acl.strip() in CANNED_ACLS else None
         tagging = r.boolean("s3.object.tagging", False)
         extra = _extra_tags(r)
         on_error = r.choice("s3.object.behavior.on.tagging.error", "ignore", ("ignore", "fail"))
@@ -313,7 +316,8 @@ def _extra_tags(r: KeyReader) -> tuple[tuple[str, str], ...]:
     tags: dict[str, str] = {}
     for item in (part.strip() for part in text.split(",")):
         name, sep, value = item.partition(":")
-        name, value = name.strip(), value.strip()
+        # Confluent's getS3Tag: split(":") then (kv[0], kv[1]): "a:b:c" tags a with "b"
+        name, value = name.strip(), value.partition(":")[0].strip()
         if not sep or not name or len(name) > 128 or len(value) > 256:
             r.invalid(key, text, f"{item!r} is not key:value (key 1..128, value 0..256 chars)")
             return ()

@@ -115,13 +115,16 @@ class S3Settings:
         args: dict[str, Any] = {}
         if self.acl:
             args["ACL"] = self.acl
+        # S3OutputStream.newMultipartUpload: SSE-S3, SSE-KMS only with a key id (its doc: "No
+        # encryption is used when no key is provided"), or SSE-C; nothing else.
         customer = self.sse_customer_args()
         if customer:
             args.update(customer)
-        elif self.sse_algorithm:
-            args["ServerSideEncryption"] = self.sse_algorithm
-            if self.sse_algorithm == "aws:kms" and self.sse_kms_key_id:
-                args["SSEKMSKeyId"] = self.sse_kms_key_id
+        elif self.sse_algorithm == "AES256":
+            args["ServerSideEncryption"] = "AES256"
+        elif self.sse_algorithm == "aws:kms" and self.sse_kms_key_id.strip():
+            args["ServerSideEncryption"] = "aws:kms"
+            args["SSEKMSKeyId"] = self.sse_kms_key_id
         return args
 
 

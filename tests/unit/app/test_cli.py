@@ -48,11 +48,11 @@ def test_validate_prints_the_masked_effective_config(
 def test_validate_lists_every_problem_and_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bad = {**SINK, "flush.size": "0", "s3.region": "Mars!", "nope.key": "1"}
+    bad = {**SINK, "flush.size": "ten", "s3.region": "Mars!", "nope.key": "1"}
     assert main(["validate", "--config", _write(tmp_path, bad)]) == ExitCode.CONFIG == 2
     err = capsys.readouterr().err
     assert "3 problems" in err
-    assert "flush.size=0 is invalid" in err and "s3.region=Mars! is invalid" in err
+    assert "flush.size=ten is invalid" in err and "s3.region=Mars! is invalid" in err
     assert "unknown keys" in err and "nope.key" in err
 
 

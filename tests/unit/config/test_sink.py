@@ -473,12 +473,17 @@ def test_cloud_input_formats() -> None:
 
 
 def test_flush_size_message() -> None:
-    msg = problems({"flush.size": "-5"})
+    msg = problems({"flush.size": "abc"})
     assert msg == (
-        "invalid connector config (1 problem):\n"
-        "  - flush.size=-5 is invalid: must be an integer > 0"
+        "invalid connector config (1 problem):\n  - flush.size=abc is invalid: must be an integer"
     )
-    assert "flush.size=abc is invalid: must be an integer > 0" in problems({"flush.size": "abc"})
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_flush_size_below_one_rotates_every_record(value: str) -> None:
+    # Confluent's flush.size has no validator; rotateOnSize (recordCount >= flushSize) then
+    # commits a file per record, as flush.size=1 does.
+    assert with_keys({"flush.size": value}).rotation.flush_size == 1
 
 
 def test_required_keys_all_reported() -> None:
@@ -517,7 +522,13 @@ def test_topics_and_regex() -> None:
         ("s3.compression.type", "zstd", "must be one of none, gzip"),
         ("avro.codec", "xz", "must be one of null, deflate, snappy, bzip2"),
         ("parquet.codec", "lzma", "must be one of none, snappy, gzip, zstd, lz4"),
-        ("filename.offset.zero.pad.width", "-1", "must be an integer >= 0"),
+        ("filename.offset.zero.pad.width", "-1", "must be an integer >= 1"),
+        (
+            "filename.offset.zero.pad.width",
+            "0",
+            "must be an integer >= 1 (Confluent's file name format "
+            '"%0" + width + "d" fails for 0)',
+        ),
         ("s3.path.style.access.enabled", "yes", "must be true or false"),
         ("s3.region", "US WEST", "must be an AWS region"),
         ("store.url", "ftp://x", "must be an http://, https:// or file:// URL"),
@@ -543,17 +554,24 @@ def test_gzip_only_for_json_and_bytearray() -> None:
     )
 
 
+def test_store_url_without_a_scheme_is_https() -> None:
+    # S3Storage: "if (url.getScheme() == null) url = https://" + url
+    c = with_keys({"store.url": "s3.eu-west-1.amazonaws.com"})
+    assert c.s3.store_url == "https://s3.eu-west-1.amazonaws.com"
+    assert with_keys({"store.url": "minio:9000/"}).s3.store_url == "https://minio:9000/"
+
+
 def test_typed_values() -> None:
     c = with_keys(
         {
             "s3.region": "EU-Central-1",
             "store.url": "file:///tmp/out",
-            "parquet.codec": "ZSTD",
+            "parquet.codec": "zstd",
             "behavior.on.null.values": "IGNORE",
             "trigger": "1 minute",
             "max.offsets.per.trigger": "5000",
             "commit.log.table": "main.ops.s3_commits",
-            "schema.compatibility": "none",
+            "schema.compatibility": "NONE",
         }
     )
     assert c.s3.region == "eu-central-1" and c.s3.store_url == "file:///tmp/out"
@@ -604,12 +622,27 @@ def test_later_features_not_supported_yet(key: str, value: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("NONE", "NONE"), ("BACKWARD", "BACKWARD"), ("forward", "FORWARD"), (" Full ", "FULL")],
+    [("NONE", "NONE"), ("BACKWARD", "BACKWARD"), ("FORWARD", "FORWARD"), (" FULL ", "FULL")],
 )
 def test_schema_compatibility_modes(value: str, expected: str) -> None:
     c = with_keys({"schema.compatibility": value})
     assert c.converters.schema_compatibility == expected
     assert c.describe()["schema.compatibility"] == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "spelled"),
+    [
+        ("schema.compatibility", "backward", "BACKWARD"),
+        ("avro.codec", "SNAPPY", "snappy"),
+        ("parquet.codec", "GZIP", "gzip"),
+        ("s3.compression.type", "Gzip", "gzip"),
+    ],
+)
+def test_case_sensitive_choices_name_the_spelling(key: str, value: str, spelled: str) -> None:
+    # StorageSchemaCompatibility.getCompatibility reads the exact name (else NONE, silently);
+    # ValidString, ParquetCodecRecommender and CompressionTypeValidator compare exactly.
+    assert f"(case-sensitive, as Confluent reads it: {spelled!r})" in problems({key: value})
 
 
 def test_schema_compatibility_rejects_unknown_mode() -> None:
@@ -813,9 +846,28 @@ def test_s3_security_defaults_are_confluents() -> None:
     assert d["s3.object.tagging"] == "false"
 
 
-@pytest.mark.parametrize("ssea", ["AES256", "aws:kms", ""])
+@pytest.mark.parametrize("ssea", ["AES256", "aws:kms", "aws:kms:dsse", ""])
 def test_ssea_allowed_values(ssea: str) -> None:
     assert with_keys({"s3.ssea.name": ssea}).s3.ssea_name == ssea
+
+
+@pytest.mark.parametrize("acl", ["log-delivery-write", " ", "Private"])
+def test_canned_acls_outside_the_sdks_object_acls_are_refused(acl: str) -> None:
+    assert f"s3.acl.canned={acl} is invalid: must be one of private" in problems(
+        {"s3.acl.canned": acl}
+    )
+
+
+@pytest.mark.parametrize("value", ["a,,b", "a,", ",a", ".a", "a..b", "a. .b", " "])
+def test_partition_field_names_are_validated_as_confluent_does(value: str) -> None:
+    # PartitionerConfig.PartitionFieldNameValidator, for every partitioner (a blank value is
+    # no list at all)
+    keys = {"partitioner.class": "field", "partition.field.name": value}
+    if value.strip():
+        assert "partition.field.name=" in problems(keys) and "field name" in problems(keys)
+    else:
+        assert "partition.field.name is missing" in problems(keys)
+    assert with_keys({"partition.field.name": "a.b, c"}).partitioner.field_names == ("a.b", "c")
 
 
 @pytest.mark.parametrize("ssea", ["aes256", "KMS", "aws:kms:dsse2"])
@@ -852,7 +904,6 @@ def test_sse_customer_key_validated_and_masked() -> None:
         "public-read",
         "public-read-write",
         "authenticated-read",
-        "log-delivery-write",
         "bucket-owner-read",
         "bucket-owner-full-control",
         "aws-exec-read",
@@ -1059,8 +1110,9 @@ def test_extra_object_tags() -> None:
     c = with_keys(
         {"s3.object.tagging": "true", "s3.object.tagging.key.value.pairs": "a:1, b : x:y"}
     )
-    assert c.s3.object_tagging_extra == (("a", "1"), ("b", "x:y"))
-    assert c.describe()["s3.object.tagging.key.value.pairs"] == "a:1,b:x:y"
+    # Confluent's getS3Tag: split(":"), then (kv[0], kv[1]): "b:x:y" tags b with "x"
+    assert c.s3.object_tagging_extra == (("a", "1"), ("b", "x"))
+    assert c.describe()["s3.object.tagging.key.value.pairs"] == "a:1,b:x"
     assert build().s3.object_tagging_extra == ()
 
 

@@ -53,6 +53,12 @@ def test_create_args_as_s3_output_stream() -> None:
         "ServerSideEncryption": "aws:kms",
         "SSEKMSKeyId": "k",
     }
+    # S3OutputStream sends aws:kms only with a key id ("No encryption is used when no key is
+    # provided"), and nothing for aws:kms:dsse
+    assert S3Settings(bucket="b", sse_algorithm="aws:kms").create_args() == {}
+    assert (
+        S3Settings(bucket="b", sse_algorithm="aws:kms:dsse", sse_kms_key_id="k").create_args() == {}
+    )
     # the KMS key id counts only with aws:kms, the customer key only with AES256
     assert S3Settings(bucket="b", sse_kms_key_id="k").create_args() == {}
     assert S3Settings(bucket="b", sse_customer_key=SSE_C_B64).create_args() == {}
