@@ -29,7 +29,7 @@ _SR_CONVERTER_DEFAULTS = {
     "use.latest.version": "false",
     "int.for.enums": "false",
     "optional.for.nullables": "false",
-    "optional.for.proto2": "false",
+    "optional.for.proto2": "true",
     "wrapper.for.nullables": "false",
     "wrapper.for.raw.primitives": "true",
     "use.optional.for.nonrequired": "false",

@@ -44,6 +44,7 @@ __all__ = [
     "as_hashmap",
     "dumps_json",
     "java_double",
+    "keyed_hashmap",
     "parse_json_schema",
     "schema_to_json",
 ]
@@ -219,7 +220,7 @@ def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
                 raise ValueError(f"Found invalid map entry instead of array tuple: {entry!r}")
             key = json_to_connect(key_schema, entry[0], replace)
             result[key] = json_to_connect(value_schema, entry[1], replace)
-        return _keyed_hashmap(result, key_schema)
+        return keyed_hashmap(result, key_schema)
     # STRUCT
     if not isinstance(node, dict):
         raise ValueError(
@@ -228,7 +229,7 @@ def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
     return {f.name: json_to_connect(f.schema, node.get(f.name), replace) for f in schema.fields}
 
 
-def _keyed_hashmap(result: dict[Any, Any], key_schema: ConnectSchema | None) -> dict[Any, Any]:
+def keyed_hashmap(result: dict[Any, Any], key_schema: ConnectSchema | None) -> dict[Any, Any]:
     """A map read from entry pairs in its ``HashMap`` order, where the key's ``hashCode`` is
     modelled: integers, and Date/Time/Timestamp keys (``java.util.Date``: its millis' ``Long``
     hash). Other keys (Decimal, bytes, structs...) keep the input order."""

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.json_data import as_hashmap, keyed_hashmap
 from s3connect.connect.logical import EPOCH, EPOCH_DAY, bytes_to_decimal
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.convert.registry.base import Prepared, RegistryConverter
@@ -121,7 +122,7 @@ def _json_schema(
     if _is_string_enum(node, kind):
         t = Type.STRING
         params[JSON_ENUM] = ""
-        for symbol in node.get("enum", []):
+        for symbol in node["enum"] if "enum" in node else [node["const"]]:
             text = "<NULL>" if symbol is None else _java_text(symbol)
             params[f"{JSON_ENUM}.{text}"] = text
     elif kind == "boolean":
@@ -144,7 +145,8 @@ def _json_schema(
 
 
 def _is_string_enum(node: Mapping[str, Any], kind: str | None) -> bool:
-    return kind in ("typed-enum", "enum") and (
+    """An enum, or a ``const`` without a type (everit's ConstSchema: ``toConnectEnums``)."""
+    return kind in ("typed-enum", "enum", "const") and (
         node.get("type") in (None, "string") or not isinstance(node.get("type"), str)
     )
 
@@ -173,6 +175,10 @@ def _json_redirect(
     if kind == "combined":
         for criterion in ("oneOf", "anyOf", "allOf"):
             if criterion in node:
+                rest = {k: v for k, v in node.items() if k not in ("oneOf", "anyOf", "allOf")}
+                if _json_kind(rest) is not None:  # everit: a synthetic allOf of both parts
+                    part = {criterion: node[criterion]}
+                    return _json_all_of(node, [part, rest], refs, version, optional)
                 return _json_combined(
                     node, list(node[criterion]), criterion, refs, version, optional
                 )
@@ -250,6 +256,10 @@ def _json_finish(
     return schema
 
 
+_UNION_KEPT = ("description", "connect.version", "connect.parameters")
+"""What toConnectSchema applies from a oneOf/anyOf node to its union struct."""
+
+
 def _json_combined(
     node: Mapping[str, Any],
     members: list[Any],
@@ -258,11 +268,13 @@ def _json_combined(
     version: int | None,
     optional: bool,
 ) -> ConnectSchema:
+    if len(members) == 1:  # flatten.singleton.unions=true: the member, without version
+        return _json_schema(members[0], refs)
     if criterion == "allOf":
         return _json_all_of(node, members, refs, version, optional)
 
-    # Keywords beside oneOf/anyOf (title, description, ...) belong to the combined schema,
-    # which Connect drops; a [null, T] pair is T made optional.
+    # A [null, T] pair is T made optional; else a OneOf struct, which keeps the node's
+    # description, connect.version and connect.parameters (its name stays OneOf).
     def is_null(m: Any) -> bool:
         return isinstance(m, Mapping) and m.get("type") == "null"
 
@@ -279,7 +291,8 @@ def _json_combined(
         out.append(Field(f"{JSON_ONE_OF}.field.{index}", _json_schema(m, refs, None, True)))
         index += 1
     schema = ConnectSchema(Type.STRUCT, name=JSON_ONE_OF, fields=tuple(out))
-    return _json_finish(schema, {}, {}, version, optional or made_optional)
+    kept = {k: node[k] for k in _UNION_KEPT if k in node}
+    return _json_finish(schema, kept, {}, version, optional or made_optional)
 
 
 def _json_all_of(
@@ -426,7 +439,8 @@ def _json_value(schema: ConnectSchema, node: Any, present: bool = True) -> Any:
                     "Maps with string fields should be encoded as JSON objects, but found "
                     + type(node).__name__
                 )
-            return {k: _json_value(value_schema, v) for k, v in node.items()}
+            # JsonSchemaData fills a new HashMap<>() in the document's order
+            return as_hashmap({k: _json_value(value_schema, v) for k, v in node.items()})
         if not isinstance(node, list):
             raise ValueError("Maps with non-string fields should be encoded as JSON array")
         out = {}
@@ -436,7 +450,7 @@ def _json_value(schema: ConnectSchema, node: Any, present: bool = True) -> Any:
             out[_json_value(key_schema, entry.get("key"), "key" in entry)] = _json_value(
                 value_schema, entry.get("value"), "value" in entry
             )
-        return out
+        return keyed_hashmap(out, key_schema)
     if name == JSON_ONE_OF:
         return _json_one_of(schema, node)
     if not isinstance(node, dict):

@@ -15,6 +15,7 @@ import dataclasses
 from datetime import date, time, timedelta
 from typing import Any
 
+from s3connect.connect.json_data import keyed_hashmap
 from s3connect.connect.logical import EPOCH, bytes_to_decimal
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.convert.registry.base import (
@@ -210,6 +211,8 @@ def _proto_field(field: Any, busy: tuple[str, ...]) -> ConnectSchema:
             name, version = (DATE if full == "google.type.Date" else TIME), 1
         elif full == "google.protobuf.Timestamp":
             t, name, version = Type.INT64, TIMESTAMP, 1
+        elif full in _WRAPPERS:  # wrapper.for.raw.primitives=true, at any depth
+            t = _WRAPPERS[full]
         elif _is_map_field(field):
             entry = field.message_type
             t, name = Type.MAP, _map_field_name(entry.name)
@@ -287,7 +290,9 @@ def _proto_value(schema: ConnectSchema, field: Any) -> Convert:
         assert schema.key_schema is not None and schema.value_schema is not None
         kc = _proto_scalar(schema.key_schema, entry.fields[0])
         vc = _proto_scalar(schema.value_schema, entry.fields[1])
-        return lambda v: {kc(k): vc(x) for k, x in v.items()}
+        key_schema = schema.key_schema
+        # ProtobufData puts the entries, in wire order (see _add_file), into a new HashMap<>()
+        return lambda v: keyed_hashmap({kc(e.key): vc(e.value) for e in v}, key_schema)
     return _proto_scalar(schema, field)
 
 
@@ -350,12 +355,19 @@ def _proto_message(schema: ConnectSchema, desc: Any) -> Convert:
     in_oneof = {m.name for o in oneofs for m in o.fields}
     from google.protobuf.descriptor import FieldDescriptor as F
 
+    proto2 = _proto2_file(desc)
     for fd in desc.fields:
         if fd.name in in_oneof:
             continue
         f = schema.field(fd.name)
         assert f is not None
-        always = (fd.type != F.TYPE_MESSAGE or _is_repeated(fd)) and fd.name not in synthetic
+        # ProtobufData.setStructField: a scalar or repeated field is always set, but for an
+        # optional one (proto3 optional, or proto2 optional with optional.for.proto2=true,
+        # the default): like a message field, set only when present, else null.
+        optional = fd.name in synthetic or (
+            proto2 and not fd.is_required and not _is_repeated(fd) and fd.containing_oneof is None
+        )
+        always = (fd.type != F.TYPE_MESSAGE or _is_repeated(fd)) and not optional
         plan.append((fd.name, ("field", fd.name, _proto_value(f.schema, fd), always)))
 
     def message(m: Any) -> dict[str, Any]:
@@ -375,6 +387,15 @@ def _proto_message(schema: ConnectSchema, desc: Any) -> Convert:
         return out
 
     return message
+
+
+def _proto2_file(desc: Any) -> bool:
+    """Whether the message's file is proto2 (Descriptors' EDITION_PROTO2)."""
+    from google.protobuf import descriptor_pb2
+
+    proto = descriptor_pb2.FileDescriptorProto()
+    desc.file.CopyToProto(proto)
+    return proto.syntax in ("", "proto2")
 
 
 def _member(union: ConnectSchema, name: str) -> ConnectSchema:
@@ -541,8 +562,18 @@ class ProtobufConverter(RegistryConverter):
 
 
 def _add_file(pool: Any, proto: Any) -> Any:
+    """Add a schema's file to ``pool``, its map entries as plain messages: a map field then
+    parses as its entries in wire order (Java's DynamicMessage keeps them so; Python's maps do
+    not), which decides the order of colliding keys in the HashMap ProtobufData fills."""
+    plain = type(proto)()
+    plain.CopyFrom(proto)
+    stack = list(plain.message_type)
+    while stack:
+        message = stack.pop()
+        message.options.ClearField("map_entry")
+        stack.extend(message.nested_type)
     try:
-        pool.Add(proto)
-        return pool.FindFileByName(proto.name)
+        pool.Add(plain)
+        return pool.FindFileByName(plain.name)
     except Exception as exc:  # unresolved imports, duplicate symbols, invalid descriptors
         raise ValueError(f"the Protobuf schema cannot be loaded: {exc}") from None

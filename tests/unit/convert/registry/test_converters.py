@@ -493,6 +493,46 @@ def test_json_schema_to_connect() -> None:
             json_schema_to_connect(unsupported)
 
 
+def test_json_schema_combinations_as_everit_loads_them() -> None:
+    one_of = "io.confluent.connect.json.OneOf"
+    # Properties beside oneOf: everit's synthetic allOf of both parts; allOfToConnectSchema
+    # collects the properties (the combinator's part first).
+    beside = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+    }
+    assert json_schema_to_connect(beside) == ConnectSchema(
+        Type.STRUCT,
+        fields=(Field("a", ConnectSchema(Type.STRING)), Field("b", ConnectSchema(Type.INT64))),
+    )
+    merged = {
+        "properties": {"a": {"type": "string"}},
+        "allOf": [{"properties": {"b": {"type": "integer"}}}],
+    }
+    assert [f.name for f in json_schema_to_connect(merged).fields] == ["b", "a"]
+    # flatten.singleton.unions=true: a one-member union is its member (testToConnectSingletonUnion)
+    assert json_schema_to_connect({"oneOf": [{"type": "string"}]}, version=3) == ConnectSchema(
+        Type.STRING
+    )
+    addr = {"title": "Addr", "type": "object", "properties": {"c": {"type": "string"}}}
+    ref = {"definitions": {"Addr": addr}, "allOf": [{"$ref": "#/definitions/Addr"}]}
+    assert json_schema_to_connect(ref).name == "Addr"
+    # An untyped const is a one-symbol enum (toConnectEnums; testToConnectConst)
+    const = json_schema_to_connect({"type": "object", "properties": {"k": {"const": "fixed"}}})
+    assert const.fields[0].schema == ConnectSchema(
+        Type.STRING,
+        parameters={
+            "io.confluent.connect.json.Enum": "",
+            "io.confluent.connect.json.Enum.fixed": "fixed",
+        },
+    )
+    # A union keeps the node's description as its doc.
+    doc = {"description": "either", "oneOf": [{"type": "string"}, {"type": "integer"}]}
+    union = json_schema_to_connect(doc)
+    assert (union.name, union.doc) == (one_of, "either")
+
+
 def test_json_schema_connect_properties_and_values() -> None:
     node = {
         "type": "object",
@@ -616,7 +656,7 @@ def test_protobuf_converter_values_from_a_serialized_descriptor() -> None:
     pool, proto = _order_descriptor()
     cls = message_factory.GetMessageClass(_message_at(pool, proto, [0]))
     m = cls(id=7, tags=["x"], status=1, account={"iban": "DE1"}, big=2**64 - 1, delta=-2)
-    m.line_counts["a"] = 2
+    m.line_counts.add(key="a", value=2)  # map entries parse as messages, in wire order
     m.at.seconds, m.at.nanos = 1, 2_000_000
     m.total.value, m.total.scale = (1234).to_bytes(2, "big", signed=True), 2
     client = FakeClient()
@@ -642,6 +682,100 @@ def test_protobuf_converter_values_from_a_serialized_descriptor() -> None:
     assert other == {"ok": True}
     with pytest.raises(ValueError, match="message index 4 out of range"):
         conv.to_connect("t", framed(5, b"\x02\x08"))
+
+
+WRAPPED_AND_PROTO2 = {
+    "w.proto": """
+syntax = "proto3";
+import "google/protobuf/wrappers.proto";
+message W {
+  int32 key = 1;
+  google.protobuf.StringValue name = 2;
+  google.protobuf.UInt32Value count = 3;
+  repeated google.protobuf.Int64Value ids = 4;
+}
+""",
+    "map.proto": """
+syntax = "proto3";
+message Counts { map<string, int32> m = 1; }
+""",
+    "p2.proto": """
+syntax = "proto2";
+message M {
+  optional int32 key = 1;
+  optional string value = 2;
+  optional int32 d = 3 [default = 5];
+  required int32 r = 4;
+  repeated int32 xs = 5;
+}
+""",
+}
+
+
+def _proto_values(name: str, build: Any) -> tuple[Any, Any]:
+    proto = parse_proto(WRAPPED_AND_PROTO2[name])
+    proto.name = name
+    pool = _well_known_pool()
+    _add_file(pool, proto)
+    desc = _message_at(pool, proto, [0])
+    client = FakeClient()
+    client.add(9, base64.b64encode(proto.SerializeToString()).decode(), "PROTOBUF", "t-value", 1)
+    conv = make_converter("protobuf", registry=registry(client))
+    m = build(message_factory.GetMessageClass(desc))
+    return conv.to_connect("t", framed(9, b"\x00" + m.SerializeToString()))
+
+
+def test_protobuf_wrapper_fields_are_raw_primitives_at_any_depth() -> None:
+    # wrapper.for.raw.primitives=true (the default): toStructSchema -> toConnectSchema(message)
+    # -> toUnwrappedSchema, for fields too; values through getWrappedValue.
+    def build(cls: Any) -> Any:
+        m = cls(key=1)
+        m.name.value = "hi"
+        m.ids.add(value=7)
+        return m
+
+    value, schema = _proto_values("w.proto", build)
+    f = {x.name: x.schema for x in schema.fields}
+    tag = "io.confluent.connect.protobuf.Tag"
+    assert f["name"] == ConnectSchema(Type.STRING, optional=True, parameters={tag: "2"})
+    assert f["count"] == ConnectSchema(Type.INT64, optional=True, parameters={tag: "3"})
+    assert f["ids"].value_schema == ConnectSchema(Type.INT64, optional=True)
+    assert value == {"key": 1, "name": "hi", "count": None, "ids": [7]}
+
+
+# java.util.HashMap's order of these keys, whatever order they were put in (Java 17).
+HASHMAP_ORDER = ["zeta", "banana", "date", "apple", "fig", "grape"]
+
+
+def test_protobuf_and_json_schema_maps_come_in_hashmap_order() -> None:
+    # ProtobufData and JsonSchemaData fill a new HashMap<>(), which JsonFormat, Avro and
+    # parquet-avro then write in its order.
+    def build(cls: Any) -> Any:
+        m = cls()
+        for i, k in enumerate(["fig", "grape", "zeta", "apple", "banana", "date"]):
+            m.m.add(key=k, value=i)  # the wire order of a Java producer's map
+        return m
+
+    value, _ = _proto_values("map.proto", build)
+    assert list(value["m"]) == HASHMAP_ORDER and value["m"]["zeta"] == 2
+    node = {
+        "type": "object",
+        "properties": {"m": {"type": "object", "connect.type": "map",
+                             "additionalProperties": {"type": "integer"}}},
+    }  # fmt: skip
+    client = FakeClient()
+    client.add(3, json.dumps(node), "JSON", "t-value", 1)
+    conv = make_converter("jsonschema", registry=registry(client))
+    doc = {"m": {k: 1 for k in ["fig", "grape", "zeta", "apple", "banana", "date"]}}
+    value, _ = conv.to_connect("t", framed(3, json.dumps(doc).encode()))
+    assert list(value["m"]) == HASHMAP_ORDER
+
+
+def test_protobuf_unset_proto2_optionals_are_null() -> None:
+    # optional.for.proto2=true (ProtobufDataConfig's default): setStructField sets an optional
+    # scalar only when present (testToConnectOptionalProto2); required and repeated always.
+    value, _ = _proto_values("p2.proto", lambda cls: cls(key=123, r=0))
+    assert value == {"key": 123, "value": None, "d": None, "r": 0, "xs": []}
 
 
 def test_proto_text_parser_details() -> None:
