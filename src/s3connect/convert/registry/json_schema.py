@@ -478,16 +478,32 @@ def _json_matches(schema: ConnectSchema, node: Any) -> bool:
     return False
 
 
+def _struct_match(schema: ConnectSchema, node: Any) -> int:
+    """JsonSchemaData.matchStructSchema: the properties a struct shares with an object, plus
+    those its struct children share with theirs."""
+    if schema.type is not Type.STRUCT or not isinstance(node, dict):
+        return 0
+    shared = {f.name for f in schema.fields} & node.keys()
+    return len(shared) + sum(_struct_match(_field_schema(schema, n), node[n]) for n in shared)
+
+
+def _field_schema(schema: ConnectSchema, name: str) -> ConnectSchema:
+    f = schema.field(name)
+    assert f is not None
+    return f.schema
+
+
 def _json_one_of(schema: ConnectSchema, node: Any) -> Any:
-    best, best_count = None, -1
+    """A simple member the value is an instance of, else the struct member sharing the most
+    properties (at least one), as JsonSchemaData's STRUCT converter for unions."""
+    best, best_count = None, 0
     for index, f in enumerate(schema.fields):
         if _json_matches(f.schema, node):
             best = index
             break
-        if f.schema.type is Type.STRUCT and isinstance(node, dict):
-            count = len({g.name for g in f.schema.fields} & node.keys())
-            if count > best_count:
-                best, best_count = index, count
+        count = _struct_match(f.schema, node)
+        if count > best_count:
+            best, best_count = index, count
     if best is None:
         raise ValueError("Did not find matching oneof field for data")
     out: dict[str, Any] = {f.name: None for f in schema.fields}

@@ -533,6 +533,26 @@ def test_json_schema_combinations_as_everit_loads_them() -> None:
     assert (union.name, union.doc) == (one_of, "either")
 
 
+def test_json_schema_union_values_pick_the_member_as_json_schema_data_does() -> None:
+    # The STRUCT converter for unions: a simple member the value is an instance of, else the
+    # struct sharing most properties, children's matches counted (matchStructSchema); none: error.
+    node = {
+        "oneOf": [
+            {"type": "object", "properties": {"a": {"type": "integer"}, "x": {"type": "object"}}},
+            {"type": "object", "properties": {"x": {"type": "object",
+                                                    "properties": {"q": {"type": "integer"}}}}},
+        ]
+    }  # fmt: skip
+    client = FakeClient()
+    client.add(3, json.dumps(node), "JSON", "t-value", 1)
+    conv = make_converter("jsonschema", registry=registry(client))
+    one_of = "io.confluent.connect.json.OneOf"
+    value, _ = conv.to_connect("t", framed(3, b'{"x": {"q": 1}}'))
+    assert value == {f"{one_of}.field.0": None, f"{one_of}.field.1": {"x": {"q": 1}}}
+    with pytest.raises(ValueError, match="Did not find matching oneof field"):
+        conv.to_connect("t", framed(3, b'{"c": 1}'))
+
+
 def test_json_schema_connect_properties_and_values() -> None:
     node = {
         "type": "object",
