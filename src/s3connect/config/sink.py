@@ -31,7 +31,7 @@ from s3connect.config.masking import masked as mask
 from s3connect.config.parsing import Overrides, load_config_file, raw_config
 from s3connect.config.partitioner import PartitionerConfig
 from s3connect.config.providers import SecretLookup
-from s3connect.config.reader import INT_MAX, KeyReader
+from s3connect.config.reader import INT_MAX, LONG_MAX, KeyReader
 from s3connect.config.registry import RegistryConfig
 from s3connect.config.rotation import RotationConfig
 from s3connect.config.s3 import S3Config, S3WriteConfig
@@ -270,9 +270,37 @@ def _read_connector(r: KeyReader) -> str:
     for key in NO_EFFECT_KEYS:
         if r.get(key) is not None:
             r.ignore(key)
+    _check_no_effect_types(r)
+    return name
+
+
+_TYPED_NO_EFFECT = {
+    "s3.send.digest": "boolean",
+    "s3.http.send.expect.continue": "boolean",
+    "s3.elastic.buffer.enable": "boolean",
+    "retry.backoff.ms": "long",
+    "shutdown.timeout.ms": "long",
+}
+
+
+def _check_no_effect_types(r: KeyReader) -> None:
+    """Keys without effect still have Confluent's types and checks (a config Connect refuses is
+    refused here too)."""
     if r.has("tasks.max"):
         r.integer("tasks.max", 1, 1, INT_MAX, "must be an integer > 0")
-    return name
+    for key, kind in _TYPED_NO_EFFECT.items():
+        if r.has(key) and kind == "boolean":
+            r.boolean(key, False)
+        elif r.has(key):
+            r.integer(key, 0, -LONG_MAX - 1, LONG_MAX, "must be an integer (milliseconds)")
+    if r.has("s3.elastic.buffer.init.capacity"):
+        r.integer("s3.elastic.buffer.init.capacity", 131072, 4096, INT_MAX, "must be >= 4096")
+    path_style = (r.peek("s3.path.style.access.enabled") or "true").strip().lower() != "false"
+    if r.boolean("s3.wan.mode", False) and path_style:
+        r.problem(  # S3SinkConnectorValidator.validateWanModeAndPathStyleCompatibility
+            "s3.wan.mode=true and s3.path.style.access.enabled=true: both accelerate mode and "
+            "path style access are being enabled; they are mutually exclusive: disable one"
+        )
 
 
 def _read_later(r: KeyReader) -> None:

@@ -225,7 +225,7 @@ SAMPLES: Mapping[str, Mapping[str, str | None]] = {
     "s3.send.digest": {"s3.send.digest": "true"},
     "s3.http.send.expect.continue": {"s3.http.send.expect.continue": "true"},
     "s3.elastic.buffer.enable": {"s3.elastic.buffer.enable": "true"},
-    "s3.elastic.buffer.init.capacity": {"s3.elastic.buffer.init.capacity": "1024"},
+    "s3.elastic.buffer.init.capacity": {"s3.elastic.buffer.init.capacity": "8192"},
     "tombstone.encoded.partition": {"tombstone.encoded.partition": "tomb"},
     "record.batch.max.size": {"record.batch.max.size": "200"},
     "s3.acl.canned": {"s3.acl.canned": "private"},

@@ -1429,3 +1429,27 @@ def test_connect_meta_data_reaches_the_writers_avro_data() -> None:
     keys = {"format.class": "avro", "connect.meta.data": "false"}
     assert with_keys(keys).format.avro_data.connect_meta_data is False
     assert with_keys({"format.class": "avro"}).format.avro_data.connect_meta_data is True
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected"),
+    [
+        ({"s3.wan.mode": "maybe"}, "s3.wan.mode=maybe is invalid: must be true or false"),
+        ({"s3.send.digest": "x"}, "s3.send.digest=x is invalid: must be true or false"),
+        ({"retry.backoff.ms": "abc"}, "retry.backoff.ms=abc is invalid: must be an integer"),
+        ({"s3.elastic.buffer.init.capacity": "10"}, "init.capacity=10 is invalid: must be >= 4096"),
+        ({"s3.wan.mode": "true"}, "accelerate mode and path style access are being enabled"),
+    ],
+)
+def test_keys_without_effect_keep_confluents_types_and_checks(
+    keys: dict[str, str], expected: str
+) -> None:
+    # Connect refuses these configs (ConfigDef types, Range.atLeast(4096),
+    # S3SinkConnectorValidator.validateWanModeAndPathStyleCompatibility)
+    assert expected in problems(keys)
+    assert problems(keys).count("\n  - ") == 1
+
+
+def test_wan_mode_with_virtual_hosted_style_is_accepted_without_effect() -> None:
+    c = with_keys({"s3.wan.mode": "true", "s3.path.style.access.enabled": "false"})
+    assert "s3.wan.mode" in c.ignored_keys
