@@ -16,7 +16,8 @@ What each view holds, as Confluent's views make it:
   struct ``RecordKey`` with one field ``key``; the other formats write the key as is.
 - headers: one array per record of ``{key: string, value: string}`` structs (an unnamed struct:
   ``io.confluent.connect.avro.ConnectDefault`` in Avro), each value converted to a string
-  (``Values.convertToString`` of what ``SimpleHeaderConverter`` reads: the header's UTF-8 text).
+  (``Values.convertToString`` of what ``SimpleHeaderConverter`` reads, done by the sink's
+  record converter: :func:`s3connect.sink.converters.header_text`; here each value is text).
   JSON and Parquet envelope it in a struct ``RecordHeaders`` with one field ``headers``.
   ByteArray cannot hold headers (Confluent rejects it too).
 """

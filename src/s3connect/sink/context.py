@@ -20,7 +20,7 @@ from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
-from s3connect.sink.converters import build_converter
+from s3connect.sink.converters import build_converter, header_text
 from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
@@ -158,6 +158,7 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
     or a ``TransformationError`` naming the stage (a dead letter when tolerated)."""
     key_converter = build_converter(config, is_key=True)
     value_converter = build_converter(config, is_key=False)
+    stored_headers = config.keys_headers.store_kafka_headers
 
     def convert(raw: RawRecord) -> SinkRecord:
         # Kafka Connect converts the key, then the value (WorkerSinkTask order).
@@ -190,7 +191,11 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
             value=value,
             key_schema=key_schema,
             value_schema=value_schema,
-            headers=raw.headers,
+            # only the headers file reads header values: converted for it alone (the raw
+            # bytes stay in the dead letter queue)
+            headers=tuple((k, header_text(None if v is None else bytes(v))) for k, v in raw.headers)
+            if stored_headers and raw.headers
+            else raw.headers,
         )
 
     # A Schema Registry outage names the record (converters only know the topic).

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from s3connect.config.sink import SinkConfig
 from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
 from s3connect.convert.registry.client import Registry, RegistrySettings, RetryPolicy
+from s3connect.transforms.base import DataError
+from s3connect.transforms.value_parser import parse_string
+from s3connect.transforms.values import convert_to_string
 
-__all__ = ["build_converter", "shared_registry"]
+__all__ = ["build_converter", "header_text", "shared_registry"]
 
 
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
@@ -43,3 +47,23 @@ def shared_registry(
     if key not in _registries:
         _registries[key] = Registry(settings, retry, client_factory=client_factory)
     return _registries[key]
+
+
+@lru_cache(maxsize=4096)
+def header_text(data: bytes | None) -> bytes | None:
+    """A Kafka header's value as the headers file writes it: Kafka Connect's default
+    ``SimpleHeaderConverter.toConnectHeader`` (UTF-8, malformed bytes replaced; an empty text
+    stays a string; else ``Values.parseString``), then Confluent's ``HeaderRecordView``
+    (``Values.convertToString``): ``1.50`` is written ``1.5``, ``[1, 2]`` ``[1,2]``; None for a
+    null value (the text ``null`` included), which the headers file refuses."""
+    if data is None:
+        return None
+    text = bytes(data).decode("utf-8", "replace")
+    if not text:
+        return b""
+    try:
+        parsed = parse_string(text)
+        converted = None if parsed is None else convert_to_string(*parsed)
+    except (DataError, RecursionError, ValueError):  # the converter's fallback: the raw value
+        return text.encode("utf-8")
+    return None if converted is None else converted.encode("utf-8")

@@ -624,6 +624,9 @@ def test_switching_between_schemaless_and_schema_values_rotates(tmp_path: Path, 
 
 
 def test_unwritable_header_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
+    # SimpleHeaderConverter reads malformed UTF-8 with replacement characters (as Java's
+    # new String(bytes, UTF_8)) and the text "null" as a null value, which the headers file's
+    # required value field refuses (a DataException: reported, as a null header).
     ctx = build_writer_context(
         _config(
             tmp_path,
@@ -639,16 +642,32 @@ def test_unwritable_header_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
         RawRecord("t", 0, 0, 1, None, b"{}", (("h", b"ok"),)),
         RawRecord("t", 0, 1, 2, None, b"{}", (("h", b"\xff\xfe"),)),
         RawRecord("t", 0, 2, 3, None, b"{}", (("h", None),)),
-        RawRecord("t", 0, 3, 4, None, b"{}", (("h", b"fine"),)),
+        RawRecord("t", 0, 3, 4, None, b"{}", (("h", b"null"),)),
+        RawRecord("t", 0, 4, 5, None, b"{}", (("h", b"fine"),)),
     ]
-    assert writer.write(raws, 0) == []
+    assert [o.record_count for o in writer.write(raws, 0)] == [3]
     assert [(d.raw.offset, d.stage) for d in writer.dead_letters] == [
-        (1, "TASK_PUT"),
         (2, "TASK_PUT"),
+        (3, "TASK_PUT"),
     ]
-    assert "is not UTF-8 text" in writer.dead_letters[0].message
-    assert "is null" in writer.dead_letters[1].message
-    assert [p.raw.offset for p in writer.snapshot()[1]] == [0, 3]
+    assert "is null" in writer.dead_letters[0].message
+    assert writer.dead_letters[1].raw.headers == (("h", b"null"),)  # the DLQ keeps the bytes
+    headers = (tmp_path / "out/topics/t/partition=0/t+0+0000000000.headers.avro").read_bytes()
+    assert "\ufffd\ufffd".encode() in headers
+
+
+def test_headers_file_values_are_what_kafka_connect_writes(tmp_path: Path) -> None:
+    # Kafka's SimpleHeaderConverter (Values.parseString) then Confluent's HeaderRecordView
+    # (Values.convertToString), checked against Kafka 4.1.1's Values.
+    ctx = build_writer_context(_config(tmp_path, **{
+        "store.kafka.headers": "true", "headers.format.class": "json", "flush.size": "1",
+    }))  # fmt: skip
+    texts = [b"1.50", b"1e3", b"007", b"[1, 2]", b"1970-01-01", b" 5 ", b"TRUE", b"", b"a b"]
+    raw = RawRecord("t", 0, 0, 1, None, b"{}", tuple((f"h{i}", t) for i, t in enumerate(texts)))
+    TopicPartitionWriter(ctx, "t", 0).write([raw], 0)
+    line = (tmp_path / "out/topics/t/partition=0/t+0+0000000000.headers.json").read_text()
+    values = [h["value"] for h in json.loads(line)["headers"]]
+    assert values == ["1.5", "1000", "7", "[1,2]", "00:00:00.000Z", "5", "TRUE", "", "a b"]
 
 
 def test_pending_chunks_carry_the_converted_records(tmp_path: Path) -> None:

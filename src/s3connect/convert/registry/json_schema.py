@@ -431,31 +431,37 @@ def _json_value(schema: ConnectSchema, node: Any, present: bool = True) -> Any:
             node, dict) else []  # fmt: skip
         return [_json_value(schema.value_schema, v) for v in items]
     if t is Type.MAP:
-        key_schema, value_schema = schema.key_schema, schema.value_schema
-        assert key_schema is not None and value_schema is not None
-        if key_schema.type is Type.STRING and not key_schema.optional:
-            if not isinstance(node, dict):
-                raise ValueError(
-                    "Maps with string fields should be encoded as JSON objects, but found "
-                    + type(node).__name__
-                )
-            # JsonSchemaData fills a new HashMap<>() in the document's order
-            return as_hashmap({k: _json_value(value_schema, v) for k, v in node.items()})
-        if not isinstance(node, list):
-            raise ValueError("Maps with non-string fields should be encoded as JSON array")
-        out = {}
-        for entry in node:
-            if not isinstance(entry, dict) or len(entry) != 2:
-                raise ValueError(f"Found invalid map entry: {entry!r}")
-            out[_json_value(key_schema, entry.get("key"), "key" in entry)] = _json_value(
-                value_schema, entry.get("value"), "value" in entry
-            )
-        return keyed_hashmap(out, key_schema)
+        return _json_map(schema, node)
     if name == JSON_ONE_OF:
         return _json_one_of(schema, node)
     if not isinstance(node, dict):
         raise ValueError(f"Structs should be encoded as JSON objects, but found {node!r}")
     return {f.name: _json_value(f.schema, node.get(f.name), f.name in node) for f in schema.fields}
+
+
+def _json_map(schema: ConnectSchema, node: Any) -> dict[Any, Any]:
+    """A map: a JSON object for required string keys, else an array of ``{key, value}``
+    objects; filled into a ``new HashMap<>()`` as JsonSchemaData does."""
+    key_schema, value_schema = schema.key_schema, schema.value_schema
+    assert key_schema is not None and value_schema is not None
+    if key_schema.type is Type.STRING and not key_schema.optional:
+        if not isinstance(node, dict):
+            raise ValueError(
+                "Maps with string fields should be encoded as JSON objects, but found "
+                + type(node).__name__
+            )
+        # JsonSchemaData fills a new HashMap<>() in the document's order
+        return as_hashmap({k: _json_value(value_schema, v) for k, v in node.items()})
+    if not isinstance(node, list):
+        raise ValueError("Maps with non-string fields should be encoded as JSON array")
+    out = {}
+    for entry in node:
+        if not isinstance(entry, dict) or len(entry) != 2:
+            raise ValueError(f"Found invalid map entry: {entry!r}")
+        out[_json_value(key_schema, entry.get("key"), "key" in entry)] = _json_value(
+            value_schema, entry.get("value"), "value" in entry
+        )
+    return keyed_hashmap(out, key_schema)
 
 
 def _json_matches(schema: ConnectSchema, node: Any) -> bool:
