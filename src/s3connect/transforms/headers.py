@@ -95,6 +95,8 @@ class InsertHeader(Transformation):
         except DataError as exc:
             s.invalid("value.literal", literal, str(exc))
             return None
+        except RecursionError:  # nested deeper than Python parses: Kafka keeps such a text
+            value = literal.encode("utf-8")
         return cls(header, value)
 
     def apply(self, record: SinkRecord) -> SinkRecord:
