@@ -471,7 +471,10 @@ class TopicPartitionWriter:
             if fmt is None:
                 continue
             key = ctx.object_key(topic, encoded, self._partition, start, fmt.extension)
-            size = _store(ctx.storage, key, None if written else tags, partial(fmt.write, records))
+            # Only a value file is tagged: Confluent tags the value file's name, which the
+            # tombstone partition never writes (we leave its keys file untagged).
+            file_tags = None if written or tombstones else tags
+            size = _store(ctx.storage, key, file_tags, partial(fmt.write, records))
             written.append((key, size))
         key, size = written[0]
         return CommittedObject(

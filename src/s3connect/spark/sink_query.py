@@ -196,6 +196,16 @@ def _task_state_root(config: SinkConfig, timers: bool) -> Path | None:
     return root
 
 
+def _check_bucket(config: SinkConfig) -> None:
+    """Fail at start on a missing bucket, as Confluent's S3SinkTask.start does."""
+    from s3connect.sink.context import build_storage
+    from s3connect.storage.s3 import S3Storage
+
+    storage = build_storage(config)
+    if isinstance(storage, S3Storage):
+        storage.check_bucket()
+
+
 def start_sink(
     config: SinkConfig,
     spark: SparkSession | None = None,
@@ -208,6 +218,7 @@ def start_sink(
     spark = spark or get_spark("s3connect-sink")
     redact_secret_options(spark)  # the Kafka source's options hold the SASL and TLS secrets
     summary = SinkSummary()
+    _check_bucket(config)
     ensure_dlq_topic(config)  # whatever errors.tolerance: Kafka Connect reports to it either way
     available_now = bool(once or (once is None and config.streaming.trigger == "availableNow"))
     # Processing-time timers close idle files on schedule; a query with them runs a batch on

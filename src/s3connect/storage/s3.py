@@ -1,16 +1,17 @@
 """S3 storage through boto3: multipart uploads, SSE, ACLs, tags, static or assumed-role keys.
 
 Objects become visible atomically: a writer streams parts of ``s3.part.size`` bytes into an S3
-multipart upload and completes it on close (one ``PutObject`` when the object fits in one part);
+multipart upload and completes it on close, the rest of the buffer (maybe empty) as the last
+part, so every object is a multipart upload, as Confluent's ``S3OutputStream.commit`` makes it;
 on error the upload is aborted, so a reader never sees a partial object. Memory held per open
 writer is at most one part.
 
 S3 options as Confluent's ``S3OutputStream`` / ``S3Storage`` send them: the canned ACL and SSE
-headers on the request that creates the object (``CreateMultipartUpload`` or ``PutObject``), the
+headers on the request that creates the object (``CreateMultipartUpload``), the
 SSE-C key also on every ``UploadPart``; object tags with a ``PutObjectTagging`` call after the
 object is complete (retried like parts; ``s3.object.behavior.on.tagging.error`` decides whether
 a failure fails the write). Every request is retried by :func:`_retrying` alone (botocore's own
-retries are off): ``s3.part.retries`` retries of a transient failure, waiting
+retries are off): ``s3.part.retries`` attempts in all for a transient failure, waiting
 ``s3.retry.backoff.ms`` doubled each time, each retry logged as a warning. Credentials: static
 keys, boto3's default chain, or an STS
 assume-role session refreshed before it expires (``AwsAssumeRoleCredentialsProvider``).
@@ -111,7 +112,7 @@ class S3Settings:
         }
 
     def create_args(self) -> dict[str, Any]:
-        """ACL and SSE parameters of ``CreateMultipartUpload`` / ``PutObject``."""
+        """ACL and SSE parameters of ``CreateMultipartUpload``."""
         args: dict[str, Any] = {}
         if self.acl:
             args["ACL"] = self.acl
@@ -191,7 +192,8 @@ def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
             return call()
         except (BotoCoreError, ClientError) as exc:
             operation = getattr(_calls, "operation", None) or "S3 request"
-            if attempt >= settings.part_retries or not _transient(exc):
+            # s3.part.retries is the SDK's maxAttempts: attempts in all (at least one)
+            if attempt + 1 >= max(1, settings.part_retries) or not _transient(exc):
                 tries = "1 attempt" if attempt == 0 else f"{attempt + 1} attempts"
                 # The endpoint and the bucket (in ``what``), never a secret.
                 endpoint = settings.endpoint_url or f"s3.{settings.region}.amazonaws.com"
@@ -202,7 +204,7 @@ def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
             attempt += 1
             logger.warning(
                 "%s failed (%s, attempt %d of %d), retrying in %d ms: %s",
-                what, operation, attempt, settings.part_retries + 1, delay_ms, _describe(exc),
+                what, operation, attempt, max(1, settings.part_retries), delay_ms, _describe(exc),
             )  # fmt: skip
             time.sleep(delay_ms / 1000.0)
 
@@ -268,28 +270,20 @@ class _S3Writer(io.RawIOBase):
         body = bytes(self._buffer)
         self._buffer.clear()
         condition = {"IfNoneMatch": "*"} if self._digest is not None else {}
-        if self._upload_id is None:
-            if self._digest is not None:
-                self._digest.update(body)
-            created = self._create(
-                f"writing s3://{s.bucket}/{key}",
-                lambda: self._client.put_object(
-                    Bucket=s.bucket, Key=key, Body=body, **s.create_args(), **condition
-                ),
-            )
-        else:
-            if body:
-                self._upload_part(body)
-            created = self._create(
-                f"completing the multipart upload of s3://{s.bucket}/{key}",
-                lambda: self._client.complete_multipart_upload(
-                    Bucket=s.bucket,
-                    Key=key,
-                    UploadId=self._upload_id,
-                    MultipartUpload={"Parts": self._parts},
-                    **condition,
-                ),
-            )
+        # S3OutputStream.commit: the rest of the buffer is always the last part (empty after a
+        # full part, or for an empty object), then the upload completes: every object is a
+        # multipart upload, as Confluent's (its ETag ends in -<parts>).
+        self._upload_part(body)
+        created = self._create(
+            f"completing the multipart upload of s3://{s.bucket}/{key}",
+            lambda: self._client.complete_multipart_upload(
+                Bucket=s.bucket,
+                Key=key,
+                UploadId=self._upload_id,
+                MultipartUpload={"Parts": self._parts},
+                **condition,
+            ),
+        )
         if not created:
             assert self._digest is not None
             check_existing(
@@ -349,7 +343,9 @@ class S3Storage:
             region_name=settings.region,
             endpoint_url=settings.endpoint_url,
             config=Config(
-                s3={"addressing_style": "path" if settings.path_style else "auto"},
+                # S3Storage: forcePathStyle(s3.path.style.access.enabled); false is
+                # virtual-hosted, also on a store.url (an IP endpoint stays path-style)
+                s3={"addressing_style": "path" if settings.path_style else "virtual"},
                 # One attempt per call: _retrying alone applies s3.part.retries.
                 retries={"total_max_attempts": 1, "mode": "standard"},
                 **(settings.proxy.botocore_options() if settings.proxy else {}),
@@ -361,6 +357,36 @@ class S3Storage:
     def client(self) -> Any:
         """The boto3 S3 client."""
         return self._client
+
+    def check_bucket(self) -> None:
+        """S3SinkTask.start's check: ``HeadBucket`` (retried when transient); a 404 fails with
+        Confluent's "Non-existent S3 bucket", a 301 or 403 counts as there (S3FileUtils).
+
+        Raises:
+            StorageError: the bucket does not exist, or S3 cannot be reached.
+        """
+        from botocore.exceptions import ClientError
+
+        s = self.settings
+
+        def head() -> bool:
+            try:
+                self._client.head_bucket(Bucket=s.bucket)
+            except ClientError as exc:
+                status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+                if status == 404:
+                    return False
+                if status in (301, 403):
+                    return True
+                raise
+            return True
+
+        if not _retrying(s, f"checking the bucket s3://{s.bucket}/", head):
+            endpoint = s.endpoint_url or f"s3.{s.region}.amazonaws.com"
+            raise StorageError(
+                f"Non-existent S3 bucket: {s.bucket} (HeadBucket to {endpoint} answered HTTP "
+                f"404 for s3://{s.bucket}/): create it, or fix s3.bucket.name / store.url"
+            )
 
     @contextmanager
     def open_write(self, key: str, tags: Mapping[str, str] | None = None) -> Iterator[BinaryIO]:

@@ -1,6 +1,7 @@
 """A bucket that does not exist (the stack's S3 answers ``404 NoSuchBucket``): the storage, the
-sink and the source fail at once, never retried (a missing bucket is not transient), with one
-message naming the endpoint and the bucket, never the secret; nothing creates the bucket."""
+sink (at start, as Confluent's S3SinkTask: "Non-existent S3 bucket") and the source fail at
+once, never retried (a missing bucket is not transient), with one message naming the endpoint
+and the bucket, never the secret; nothing creates the bucket."""
 
 from __future__ import annotations
 
@@ -85,9 +86,13 @@ def test_sink_fails_within_seconds_with_one_clear_message(
         topic, missing, tmp_path, **{"store.url": front.url, "s3.retry.backoff.ms": "5000"}
     )
     code, output, elapsed = run_cli("sink", keys, tmp_path, capsys)
-    _assert_one_message(code, output, "sink", front.url, missing)
-    assert front.counts() == {"PutObject": 1}, front.counts()  # refused once, never retried
-    assert elapsed < 30, elapsed  # the query's start and one refused request
+    # S3SinkTask.start: "Non-existent S3 bucket: <name>", before the query starts
+    assert code == ExitCode.STORAGE, output
+    assert output.count("s3connect sink failed: S3 could not be used") == 1, output
+    assert f"Non-existent S3 bucket: {missing} (HeadBucket to {front.url}" in output, output
+    assert "Traceback" not in output and SECRET not in output
+    assert front.counts() == {"HeadBucket": 1}, front.counts()  # never retried, nothing written
+    assert elapsed < 30, elapsed
     for log, text in logs_text(tmp_path / "logs").items():
         assert SECRET not in text, log
 
