@@ -54,13 +54,10 @@ class ErrorsConfig:
         log_enable = r.boolean("errors.log.enable", False)
         log_include_messages = r.boolean("errors.log.include.messages", False)
         # Used for Schema Registry calls (RetryWithToleranceOperator's semantics).
-        retry_timeout = r.integer(
-            "errors.retry.timeout",
-            0,
-            -1,
-            LONG_MAX,
-            "must be an integer >= -1 (ms; -1: retry forever)",
+        retry_timeout = r.integer(  # Kafka's LONG, no validator: any negative retries forever
+            "errors.retry.timeout", 0, -LONG_MAX - 1, LONG_MAX, "must be an integer (ms; -1: ever)"
         )
+        retry_timeout = max(-1, retry_timeout)
         retry_delay_max = r.integer(
             "errors.retry.delay.max.ms", 60_000, 0, LONG_MAX, "must be an integer >= 0 (ms)"
         )

@@ -1453,3 +1453,10 @@ def test_keys_without_effect_keep_confluents_types_and_checks(
 def test_wan_mode_with_virtual_hosted_style_is_accepted_without_effect() -> None:
     c = with_keys({"s3.wan.mode": "true", "s3.path.style.access.enabled": "false"})
     assert "s3.wan.mode" in c.ignored_keys
+
+
+@pytest.mark.parametrize(("value", "expected"), [("-1", -1), ("-5", -1), ("0", 0), ("250", 250)])
+def test_errors_retry_timeout_negative_means_forever(value: str, expected: int) -> None:
+    # Kafka's LONG without a validator; RetryWithToleranceOperator: "errorRetryTimeout >= 0 ?
+    # startTime + errorRetryTimeout : Long.MAX_VALUE"
+    assert with_keys({"errors.retry.timeout": value}).errors.retry_timeout_ms == expected
