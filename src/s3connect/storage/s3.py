@@ -360,7 +360,9 @@ class S3Storage:
 
     def check_bucket(self) -> None:
         """S3SinkTask.start's check: ``HeadBucket`` (retried when transient); a 404 fails with
-        Confluent's "Non-existent S3 bucket", a 301 or 403 counts as there (S3FileUtils).
+        Confluent's "Non-existent S3 bucket", a 301 or 403 counts as there (S3FileUtils), and
+        so does any other 4xx: a HEAD answer has no body to say more (e.g. a region the server
+        refuses to sign for, which botocore redirects on the writes), so the writes will tell.
 
         Raises:
             StorageError: the bucket does not exist, or S3 cannot be reached.
@@ -376,7 +378,7 @@ class S3Storage:
                 status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
                 if status == 404:
                     return False
-                if status in (301, 403):
+                if isinstance(status, int) and 300 <= status < 500:
                     return True
                 raise
             return True
