@@ -1,8 +1,9 @@
 """Conditional writes (``enable.conditional.writes``): an object is created only where none is.
 
 When Confluent's ``shouldEnableConditionalWrites()`` holds (the flag, a scheduled rotation, no
-keys or headers files), the request that makes an object visible (``CompleteMultipartUpload``,
-as Confluent's) carries ``If-None-Match: *``. S3 answers ``412 PreconditionFailed`` when
+keys or headers files), the request that makes an object visible (``PutObject`` for a
+single-part object, ``CompleteMultipartUpload`` otherwise; Confluent always uses multipart and
+puts it on the latter) carries ``If-None-Match: *``. S3 answers ``412 PreconditionFailed`` when
 the key already holds an object. We then look at that object:
 
 - the same bytes (its ETag is the one of what we were writing, or, when the ETag cannot tell,
@@ -50,10 +51,9 @@ def is_precondition_failed(exc: BaseException) -> bool:
 
 
 class ObjectDigest:
-    """The ETag S3 gives an object written as Confluent's ``S3OutputStream`` writes it, in
-    parts of ``part_size`` bytes and always a last part with the rest (empty when the object is
-    empty or a whole number of parts): the MD5 of the parts' MD5 digests followed by
-    ``-<parts>``. Feed it the bytes in order."""
+    """The ETag S3 gives an object written in parts of ``part_size`` bytes: the MD5 hex of a
+    single-part object (one ``PutObject``, smaller than a part), else the MD5 of the parts'
+    MD5 digests followed by ``-<parts>``. Feed it the bytes in order."""
 
     def __init__(self, part_size: int) -> None:
         self.part_size = part_size
@@ -77,8 +77,10 @@ class ObjectDigest:
                 self._in_part = 0
 
     def etag(self) -> str:
-        """The ETag (without quotes)."""
-        digests = [*self._parts, self._current.digest()]
+        """The ETag (without quotes); multipart when the object is at least one part long."""
+        if self.size < self.part_size:
+            return self._current.hexdigest()
+        digests = self._parts + ([self._current.digest()] if self._in_part else [])
         joined = hashlib.md5(b"".join(digests), usedforsecurity=False).hexdigest()
         return f"{joined}-{len(digests)}"
 

@@ -118,7 +118,7 @@ def _record_headers(storage: S3Storage) -> list[tuple[str, dict[str, str]]]:
 
 def test_sse_c_headers_on_create_every_part_and_put(s3: Any, bucket: str, tmp_path: Path) -> None:
     """As S3OutputStream: SSE-C on CreateMultipartUpload and on every UploadPart (S3 needs it
-    there), not on CompleteMultipartUpload; a small object is a one-part upload too."""
+    there), not on CompleteMultipartUpload; and on PutObject for a one-part object."""
     keys = {"s3.ssea.name": "AES256", "s3.sse.customer.key": SSE_C_B64, "s3.part.size": "5242880"}
     storage = build_storage(SinkConfig.from_mapping(sink_keys("t", bucket, tmp_path, **keys)))
     assert isinstance(storage, S3Storage)
@@ -131,8 +131,7 @@ def test_sse_c_headers_on_create_every_part_and_put(s3: Any, bucket: str, tmp_pa
     key_md5 = base64.b64encode(hashlib.md5(SSE_C_KEY).digest()).decode()
     assert [op for op, _ in sent] == [
         "CreateMultipartUpload", "UploadPart", "UploadPart", "UploadPart",
-        "CompleteMultipartUpload",
-        "CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload",
+        "CompleteMultipartUpload", "PutObject",
     ]  # fmt: skip
     for op, headers in sent:
         carries = op != "CompleteMultipartUpload"
@@ -175,24 +174,15 @@ def test_canned_acl_reaches_server(
         assert got == grants
 
 
-def test_no_acl_is_sent_by_default(bucket: str, tmp_path: Path) -> None:
-    """Without s3.acl.canned no x-amz-acl header (the bucket's default: private), and with it
-    the header on CreateMultipartUpload only. (Checked on the requests: moto answers 500 to
-    GetObjectAcl of a multipart object created without an ACL.)"""
-    for keys, expected in (
-        ({}, None),
-        ({"s3.acl.canned": "bucket-owner-read"}, "bucket-owner-read"),
-    ):
-        config = SinkConfig.from_mapping(sink_keys("t", bucket, tmp_path, **keys))
-        storage = build_storage(config)
-        assert isinstance(storage, S3Storage)
-        sent = _record_headers(storage)
-        with storage.open_write("acl/object.json") as out:
-            out.write(b"{}\n")
-        assert [(op, h.get("x-amz-acl")) for op, h in sent] == [
-            ("CreateMultipartUpload", expected), ("UploadPart", None),
-            ("CompleteMultipartUpload", None),
-        ]  # fmt: skip
+def test_default_acl_is_private(
+    spark: Any, make_topic: Any, producer: Producer, moto_s3: Any, moto_bucket: str,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    _, keys = _run_six(spark, make_topic, producer, moto_s3, moto_bucket, tmp_path, **ON_MOTO)
+    grants = moto_s3.get_object_acl(Bucket=moto_bucket, Key=keys[0])["Grants"]
+    assert [(g["Grantee"]["Type"], g["Permission"]) for g in grants] == [
+        ("CanonicalUser", "FULL_CONTROL")
+    ]
 
 
 def test_object_tagging_start_end_count(

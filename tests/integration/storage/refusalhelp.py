@@ -36,7 +36,7 @@ def s3_storage(bucket: str, access_key_id: str, secret: str) -> S3Storage:
 
 
 def write_one(storage: S3Storage) -> None:
-    """Write one small sink object (a one-part multipart upload, as Confluent's)."""
+    """Write one small sink object (one ``PutObject``)."""
     with storage.open_write("topics/t/partition=0/t+0+0000000000.json") as out:
         out.write(b'{"i":0}\n')
 

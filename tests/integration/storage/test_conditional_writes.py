@@ -76,7 +76,7 @@ def test_the_same_bytes_again_count_as_committed(
         (SMALL, b'{"x":1}\n{"x":2}\n'),
         (LARGE, LARGE[:-1] + b"!"),  # same size and parts: the ETag tells
         (LARGE, LARGE[: 6 * MiB]),
-        (LARGE, SMALL),  # the new one is a one-part upload
+        (LARGE, SMALL),  # the new one is a single PutObject
     ],
     ids=["single-same-size", "single-longer", "multi-same-size", "multi-shorter", "multi-to-put"],
 )

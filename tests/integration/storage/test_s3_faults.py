@@ -50,6 +50,7 @@ pytestmark = pytest.mark.integration
 MiB = 1024 * 1024
 SINK_OPERATIONS = (
     "HeadBucket",
+    "PutObject",
     "CreateMultipartUpload",
     "UploadPart",
     "CompleteMultipartUpload",
@@ -112,9 +113,9 @@ def _new_bucket(s3: Any) -> str:
 def _clean_run(
     fmt: str, spark: Any, s3: Any, kafka_admin: AdminClient, kafka_bootstrap: str, tmp: Path
 ) -> Iterator[Clean]:
-    """Partition 0: 60 records of 100 KB (one object of two parts of at most 5 MiB); partition
-    1: 120 small records (two one-part objects: every object is a multipart upload, as
-    Confluent's). flush.size=60, every object tagged; the sink checks the bucket at start."""
+    """Partition 0: 60 records of 100 KB (one object of two 5 MiB parts: multipart); partition
+    1: 120 small records (two single-part objects). flush.size=60, every object tagged; the
+    sink checks the bucket at start."""
     topic = f"faults-{fmt}-{uuid.uuid4().hex[:8]}"
     for future in kafka_admin.create_topics([NewTopic(topic, 2, 1)]).values():
         future.result(timeout=30)
@@ -146,9 +147,10 @@ def _clean_run(
     counts = front.counts()
     assert counts == {
         "HeadBucket": 1,
-        "CreateMultipartUpload": 3,
-        "UploadPart": 4,
-        "CompleteMultipartUpload": 3,
+        "PutObject": 2,
+        "CreateMultipartUpload": 1,
+        "UploadPart": 2,
+        "CompleteMultipartUpload": 1,
         "PutObjectTagging": 3,
     }
     yield Clean(fmt, topic, keys, found, _tags(s3, bucket, found), counts)
@@ -288,14 +290,15 @@ def test_an_outage_fails_the_cli_run_and_a_rerun_completes_identically(
     assert sorted(statuses) == [200] * clean_json.counts["UploadPart"] + [503, 503], statuses
 
 
-@pytest.mark.parametrize("operation", ["UploadPart", "CompleteMultipartUpload"])
+@pytest.mark.parametrize("operation", ["PutObject", "CompleteMultipartUpload"])
 def test_an_outage_fails_run_sink_and_a_rerun_completes_identically(
     clean_avro: Clean, operation: str, front: S3Faults, spark: Any, s3: Any, bucket: str,
     tmp_path: Path,
 ) -> None:  # fmt: skip
     keys = _sink(clean_avro.topic, bucket, tmp_path, front, clean_avro.keys)
     topic = clean_avro.topic
-    key = f"topics/{topic}/partition=1/{topic}+1+0000000000.avro"  # one task's first object
+    partition = 1 if operation == "PutObject" else 0  # a small object, or the multipart one
+    key = f"topics/{topic}/partition={partition}/{topic}+{partition}+0000000000.avro"
     outage = front.outage(operation, RESET, key=key)
     with pytest.raises(QueryFailedError) as failed:
         run(spark, keys)
@@ -314,21 +317,22 @@ def test_an_outage_fails_run_sink_and_a_rerun_completes_identically(
 def test_lost_answers_with_conditional_writes_count_the_objects_as_committed(
     clean_json: Clean, front: S3Faults, spark: Any, s3: Any, bucket: str, tmp_path: Path
 ) -> None:
-    """The server wrote the object but its answer was lost: the retried completion (with
-    If-None-Match: *) is idempotent (200) or refused (412, then HeadObject, retried past a 500,
-    finds our bytes there), and the write counts either way."""
+    """The server wrote the object but its answer was lost: the retry meets If-None-Match: *
+    (412), HeadObject (retried past a 500) finds our bytes there, and the write counts."""
     keys = {**clean_json.keys, "rotate.schedule.interval.ms": "86400000", "timezone": "UTC"}
-    front.fail("CompleteMultipartUpload", LOST_ANSWER, times=1)
+    front.fail(["PutObject", "CompleteMultipartUpload"], LOST_ANSWER, times=1)
     front.fail("HeadObject", INTERNAL_ERROR, times=1)
     run(spark, _sink(clean_json.topic, bucket, tmp_path, front, keys))
     _assert_same_objects(s3, bucket, clean_json)
-    lost, again, *_ = front.seen("CompleteMultipartUpload")
-    assert (lost.fault, lost.status, lost.upstream) == ("lost", None, 200)
-    assert again.key == lost.key
+    for op in ("PutObject", "CompleteMultipartUpload"):
+        lost, *rest = front.seen(op)
+        assert (lost.fault, lost.status, lost.upstream) == ("lost", None, 200)
+        assert any(again.key == lost.key for again in rest)
+    retried = [p for p in front.seen("PutObject")[1:] if p.key == front.seen("PutObject")[0].key]
+    assert retried[0].status == 412  # If-None-Match: * on the retry
     # A completed upload completed again: 200 (moto, versitygw: idempotent) or 412 (checked).
-    assert again.status in (200, 412)
-    if again.status == 412:
-        assert [s.status for s in front.seen("HeadObject")][:2] == [500, 200]
+    assert front.seen("CompleteMultipartUpload")[1].status in (200, 412)
+    assert [s.status for s in front.seen("HeadObject")][:2] == [500, 200]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -358,32 +362,31 @@ def test_part_retries_and_backoff_are_honoured_exactly(
     # (0 counts as 1, as "1" means "try once and no retries" in its fault test)
     attempts = max(1, retries)
     storage = _storage(bucket, front, retries, backoff_ms=100)
-    front.fail("CreateMultipartUpload", INTERNAL_ERROR, times=attempts - 1)  # the last succeeds
+    front.fail("PutObject", INTERNAL_ERROR, times=attempts - 1)  # the last attempt succeeds
     with (
         caplog.at_level(logging.WARNING, logger="s3connect.storage.s3"),
         storage.open_write("k/ok.json") as out,
     ):
         out.write(b'{"x":1}\n')
-    seen = front.seen("CreateMultipartUpload")
+    seen = front.seen("PutObject")
     assert [s.status for s in seen] == [500] * (attempts - 1) + [200]
     for i, gap in enumerate(_gaps(seen)):
         assert 0.1 * 2**i <= gap < 0.1 * 2**i + 1.0, (i, gap)
     assert [r.getMessage() for r in caplog.records] == [
-        f"starting the multipart upload of s3://{bucket}/k/ok.json failed "
-        f"(CreateMultipartUpload, attempt {i + 1} of {attempts}), retrying in {100 * 2**i} ms: "
-        "InternalError (HTTP 500): We encountered an internal error. Please try again."
+        f"writing s3://{bucket}/k/ok.json failed (PutObject, attempt {i + 1} of {attempts}), "
+        f"retrying in {100 * 2**i} ms: InternalError (HTTP 500): We encountered an internal "
+        "error. Please try again."
         for i in range(attempts - 1)
     ]
     front.clear()
-    front.outage("CreateMultipartUpload", SLOW_DOWN)
+    front.outage("PutObject", SLOW_DOWN)
     with pytest.raises(StorageError) as failed, storage.open_write("k/down.json") as out:
         out.write(b'{"x":2}\n')
-    assert len(front.seen("CreateMultipartUpload")) == attempts
+    assert len(front.seen("PutObject")) == attempts
     tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
     assert str(failed.value) == (
-        f"starting the multipart upload of s3://{bucket}/k/down.json failed "
-        f"(CreateMultipartUpload to {front.url}, {tries}): SlowDown (HTTP 503): "
-        "Please reduce your request rate."
+        f"writing s3://{bucket}/k/down.json failed (PutObject to {front.url}, {tries}): "
+        "SlowDown (HTTP 503): Please reduce your request rate."
     )
 
 
