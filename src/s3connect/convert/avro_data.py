@@ -54,6 +54,8 @@ from s3connect.connect.schema import (
     Field,
     Type,
 )
+from s3connect.convert.avro_anything import PARSED as ANYTHING_PARSED
+from s3connect.convert.avro_anything import anything_value, is_anything
 from s3connect.convert.codegen import connect_to_avro_fast
 from s3connect.util.java_hashmap import sized_capacity
 
@@ -1342,7 +1344,7 @@ class ConnectReader:
             whose named members are told apart by name.
     """
 
-    schema: ConnectSchema
+    schema: ConnectSchema | None
     fastavro_schema: Any
     return_named_type: bool
     convert: Convert | None
@@ -1360,9 +1362,14 @@ def connect_reader(
 ) -> ConnectReader:
     """A :class:`ConnectReader` for an Avro schema (arguments as :func:`to_connect_schema`).
 
+    AvroData's ``ANYTHING_SCHEMA`` is schemaless data (a None schema), as ``toConnectData``
+    reads it.
+
     Raises:
         ValueError: a schema AvroData rejects, a recursive one, or one fastavro cannot read.
     """
+    if is_anything(avro):
+        return ConnectReader(None, ANYTHING_PARSED, False, anything_value)
     root = _parse_root(avro, named or {})
     schema = _to_connect(root, version=version)
     named_types = _has_general_union(root)

@@ -21,6 +21,8 @@ import pyarrow as pa
 
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
+from s3connect.convert.avro_anything import ANYTHING_SCHEMA_JSON, anything_datum
+from s3connect.convert.avro_anything import PARSED as ANYTHING_PARSED
 from s3connect.convert.avro_data import (
     AvroDataOptions,
     avro_schema,
@@ -99,26 +101,27 @@ class AvroFormat:
         }[codec]
 
     def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None:
-        """Write one complete Avro file of the records' values to ``out``.
+        """Write one complete Avro file of the records' values to ``out``; schemaless values
+        in AvroData's ``Anything`` record (``fromConnectSchema(null)``), as Confluent's.
 
         Raises:
-            ValueError: schemaless records (Avro needs a schema), or a value not matching it.
+            ValueError: a value not matching the schema, or of no schemaless Connect type.
         """
         schema = file_schema(records)
-        if schema is None:
-            raise ValueError(
-                "AvroFormat needs records with a value schema; got schemaless data (use a "
-                "converter with schemas, e.g. JsonConverter with schemas.enable=true)"
-            )
         first, last = records[0], records[-1]
         sync = sync_marker(first.topic, first.partition, first.offset, last.offset, len(records))
-        self._write_header(out, schema, sync)
+        convert: Callable[[Any], Any]
+        if schema is None:
+            text, parsed, convert = ANYTHING_SCHEMA_JSON, ANYTHING_PARSED, anything_datum
+        else:
+            text = avro_schema_json(schema, self.avro_data)
+            parsed = fastavro.parse_schema(avro_schema(schema, self.avro_data))
+            convert = compile_to_avro(schema, self.avro_data)
+        self._write_header(out, text, sync)
         # fastavro's container writer encodes all records in one call and cuts blocks as Avro
         # Java does (a block ends after the record that takes it to >= 64000 bytes). Its header
         # is not AvroData's and its codecs are not ours: it writes uncompressed blocks, which are
         # re-framed behind our header with our codec.
-        convert = compile_to_avro(schema, self.avro_data)
-        parsed = fastavro.parse_schema(avro_schema(schema, self.avro_data))
         values = [record.value for record in records]
         try:
             plain = self._plain(parsed, map(convert, values), sync)
@@ -158,7 +161,7 @@ class AvroFormat:
     ) -> None:
         """Write one complete Avro file of values already encoded as ``schema``'s datums (Arrow
         binary arrays, in order, no nulls), in the blocks :meth:`write` cuts."""
-        self._write_header(out, schema, sync)
+        self._write_header(out, avro_schema_json(schema, self.avro_data), sync)
         joined = pa.concat_arrays(list(datums)) if len(datums) > 1 else datums[0]
         n = len(joined)
         ends = np.frombuffer(joined.buffers()[1], np.int32)[joined.offset : joined.offset + n + 1]
@@ -172,11 +175,11 @@ class AvroFormat:
             self._write_block(out, block, end - start, sync)
             start = end
 
-    def _write_header(self, out: BinaryIO, schema: ConnectSchema, sync: bytes) -> None:
+    def _write_header(self, out: BinaryIO, schema_json: str, sync: bytes) -> None:
         header = io.BytesIO()
         header.write(_MAGIC)
         meta = {
-            "avro.schema": avro_schema_json(schema, self.avro_data).encode("utf-8"),
+            "avro.schema": schema_json.encode("utf-8"),
             "avro.codec": self.codec.encode("ascii"),
         }
         header.write(_long(len(meta)))

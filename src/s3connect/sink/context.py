@@ -268,7 +268,9 @@ def build_writer_context(config: SinkConfig) -> WriterContext:
 
 def _needs_schema(config: SinkConfig) -> bool:
     """Whether the value format writes schema'd values only (a schemaless record then fails on
-    its own, before it joins a file): Avro, Parquet, or a plugin saying ``needs_schema``."""
+    its own, before it joins a file): Parquet (Confluent's fails on AvroData's recursive
+    ``Anything`` schema), or a plugin saying ``needs_schema``. Avro writes schemaless values
+    in that ``Anything`` record, as Confluent's AvroFormat."""
     if config.format.plugin is not None:
         return bool(getattr(load_plugin("format", config.format.plugin), "needs_schema", False))
-    return config.format.name in ("avro", "parquet")
+    return config.format.name == "parquet"

@@ -6,6 +6,7 @@ wire prefix each column's function matches, and the task's pick of a batch's fir
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 
 from s3connect.config.sink import SinkConfig
+from s3connect.convert.avro_anything import is_anything
 from s3connect.convert.registry.client import Registry, RetryPolicy, subject_name
 from s3connect.sink.converters import shared_registry
 
@@ -64,9 +66,17 @@ def latest_value_schemas(config: SinkConfig) -> list[tuple[int, str]]:
             logger.debug("no latest value schema of %s: %s", topic, exc)
             break
         schema = latest.schema
-        if schema.schema_type in (None, "AVRO") and not schema.references:
+        plain = schema.schema_type in (None, "AVRO") and not schema.references
+        if plain and not _anything(schema.schema_str):  # recursive: from_avro refuses it
             found[int(latest.schema_id)] = schema.schema_str
     return sorted(found.items())[-MOST_ROW_SCHEMAS:]
+
+
+def _anything(schema_str: str) -> bool:
+    try:
+        return is_anything(json.loads(schema_str))
+    except ValueError:
+        return False
 
 
 MOST_ROW_SCHEMAS = 4

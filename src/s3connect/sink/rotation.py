@@ -373,21 +373,9 @@ class Rotator:
         """
         st = self._state
         if self._count_only and len(st.open_files) == 1:
-            # The common case, short: the record joins the one open file (same partition and
-            # schema); the loop below does the same, by way of checks that cannot fire.
-            f = st.open_files[0]
-            if f.encoded_partition == encoded_partition and f.schema_key == schema_key:
-                if timestamp is not None:
-                    st.current_timestamp = timestamp
-                    if st.base_record_timestamp is None:
-                        st.base_record_timestamp = timestamp
-                f.end_offset = offset
-                f.record_count += 1
-                st.current_encoded_partition = encoded_partition
-                st.current_offset = offset
-                if f.record_count >= self._policy.flush_size:
-                    return [self._commit(RotationReason.FLUSH_SIZE, before_record=False)]
-                return []
+            joined = self._join_open_file(offset, encoded_partition, timestamp, schema_key)
+            if joined is not None:
+                return joined
         now = self._now(now_ms)
         self._reset_expired_schedule(now)
         commits: list[Commit] = []
@@ -397,7 +385,10 @@ class Rotator:
                 if st.base_record_timestamp is None:
                     st.base_record_timestamp = timestamp
             open_file = self._find(encoded_partition)
-
+            if open_file is not None and (open_file.schema_key is None) != (schema_key is None):
+                # Confluent's shouldRotateForNullSchema: checked first, the schedule not moved
+                commits.append(self._commit(RotationReason.SCHEMA_CHANGE, before_record=True))
+                continue
             reason = self._rotate_on_time(encoded_partition, timestamp, now)
             if reason is not None:
                 self._set_next_scheduled_rotation(now)
@@ -420,6 +411,27 @@ class Rotator:
             if self.record_count >= self._policy.flush_size:
                 commits.append(self._commit(RotationReason.FLUSH_SIZE, before_record=False))
             return commits
+
+    def _join_open_file(
+        self, offset: int, encoded_partition: str, timestamp: int | None, schema_key: SchemaKey
+    ) -> list[Commit] | None:
+        """The common case of :meth:`offer`, short: the record joins the one open file (same
+        partition and schema; None: it does not), as the full checks would decide."""
+        st = self._state
+        f = st.open_files[0]
+        if f.encoded_partition != encoded_partition or f.schema_key != schema_key:
+            return None
+        if timestamp is not None:
+            st.current_timestamp = timestamp
+            if st.base_record_timestamp is None:
+                st.base_record_timestamp = timestamp
+        f.end_offset = offset
+        f.record_count += 1
+        st.current_encoded_partition = encoded_partition
+        st.current_offset = offset
+        if f.record_count >= self._policy.flush_size:
+            return [self._commit(RotationReason.FLUSH_SIZE, before_record=False)]
+        return []
 
     def joining(
         self,

@@ -45,6 +45,7 @@ import pyarrow as pa
 from s3connect.connect.projection import project_record
 from s3connect.connect.records import RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema
+from s3connect.convert.avro_anything import anything_datum
 from s3connect.errors import SINK_TASK_CLASS, RecordError
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.formats.base import Format, LineFormat
@@ -111,7 +112,7 @@ class WriterContext:
         keys_format: Writes the keys file (``store.kafka.keys``), or None.
         headers_format: Writes the headers file (``store.kafka.headers``), or None.
         tombstone_partition: ``tombstone.encoded.partition`` (used with ``null_values=write``).
-        value_needs_schema: The format writes schema'd values only (Avro, Parquet): a schemaless
+        value_needs_schema: The format writes schema'd values only (Parquet): a schemaless
             record fails on its own, before it joins a file.
         tolerate_errors: ``errors.tolerance=all``: a record that fails becomes a dead letter
             (:attr:`TopicPartitionWriter.dead_letters`) instead of failing the batch.
@@ -199,6 +200,7 @@ class TopicPartitionWriter:
         self._has_saved = bool(state and state.open_files) and load_pending is not None
         self._open: dict[str, list[Entry]] = {}
         self._new: list[Entry] = []
+        self._avro = isinstance(ctx.format, AvroFormat) or isinstance(ctx.keys_format, AvroFormat)
         self.flushed = False
         self.dead_letters: list[DeadLetter] = []
         """Records that failed with ``errors.tolerance=all``, in offset order."""
@@ -368,8 +370,25 @@ class TopicPartitionWriter:
                 header_texts(record)
             except ValueError as exc:
                 problem = str(exc)
+        if problem is None and self._avro:
+            problem = self._schemaless_problem(record)
         if problem is not None:
             raise RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
+
+    def _schemaless_problem(self, record: SinkRecord) -> str | None:
+        """A schemaless value (or key, in Avro keys files) of no Connect type, which AvroData's
+        ``fromConnectData`` refuses as Confluent's writer writes the record."""
+        ctx = self._ctx
+        for fmt, schema, value in (
+            (ctx.format, record.value_schema, record.value),
+            (ctx.keys_format, record.key_schema, record.key),
+        ):
+            if isinstance(fmt, AvroFormat) and schema is None and value is not None:
+                try:
+                    anything_datum(value)
+                except ValueError as exc:
+                    return str(exc)
+        return None
 
     def on_timer(self, now_ms: int) -> list[CommittedObject]:
         """Commit on time without new records (scheduled rotation of an idle partition)."""

@@ -16,7 +16,7 @@ from confluent_kafka.admin import AdminClient
 
 from s3connect.config.sink import SinkConfig
 from s3connect.spark.sink_query import run_sink
-from tests.integration.sinkhelp import envelope, objects, read_avro, sink_keys, user
+from tests.integration.sinkhelp import envelope, objects, read_parquet, sink_keys, user
 
 pytestmark = pytest.mark.integration
 
@@ -205,16 +205,16 @@ def test_errors_tolerance_none_with_a_dlq_topic_reports_the_bad_record_then_fail
     assert h["__connect.errors.class.name"] == JSON_CONVERTER.encode()
 
 
-def test_schemaless_record_to_avro_goes_to_the_dlq_alone(
+def test_schemaless_record_to_parquet_goes_to_the_dlq_alone(
     spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, consume: Any,
     dlq_topic: str, tmp_path: Path,
 ) -> None:  # fmt: skip
-    t = make_topic("dlq-avro")
+    t = make_topic("dlq-parquet")
     values: list[bytes | None] = [envelope(user(i)) for i in range(4)]
     values[1] = json.dumps({"schema": None, "payload": {"id": 1}}).encode()
     _produce(producer, t, values)
     keys = sink_keys(t, bucket, tmp_path, **{
-        "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
+        "format.class": "io.confluent.connect.s3.format.parquet.ParquetFormat",
         "value.converter.schemas.enable": "true", "errors.tolerance": "all",
         "errors.deadletterqueue.topic.name": dlq_topic,
         "errors.deadletterqueue.topic.replication.factor": "1",
@@ -222,15 +222,15 @@ def test_schemaless_record_to_avro_goes_to_the_dlq_alone(
     })  # fmt: skip
     run_sink(SinkConfig.from_mapping(keys), spark, once=True)
     got = objects(s3, bucket)
-    first = f"topics/{t}/partition=0/{t}+0+0000000000.avro"
+    first = f"topics/{t}/partition=0/{t}+0+0000000000.snappy.parquet"
     assert list(got) == [first]
-    assert [r["id"] for r in read_avro(got[first])[2]] == [0, 2, 3]
+    assert read_parquet(got[first])[0].column("id").to_pylist() == [0, 2, 3]
     (msg,) = consume(dlq_topic, 1)
     h = dict(msg.headers())
     assert h["__connect.errors.offset"] == b"1"
     assert h["__connect.errors.stage"] == b"TASK_PUT"
     message = h["__connect.errors.exception.message"]
-    assert b"AvroFormat output needs values with a schema" in message
+    assert b"ParquetFormat output needs values with a schema" in message
 
 
 def test_ignored_tombstones_are_reported_to_the_dlq(

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from confluent_kafka import Producer
 
+from s3connect.formats.factory import read_file
 from tests.integration.sinkhelp import (
     envelope,
     objects,
@@ -168,9 +169,9 @@ def test_projection_resumes_from_the_checkpoint(
 def test_switching_between_schemaless_and_schema_values_rotates(
     spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, tmp_path: Path
 ) -> None:
-    # Beyond Confluent, which fails the task ("Switch between schema-based and schema-less data
-    # is not supported"): a JSON envelope with "schema": null is schemaless data, and each switch
-    # starts a new file.
+    # Confluent's shouldRotateForNullSchema (older releases failed the task: "Switch between
+    # schema-based and schema-less data is not supported"): a JSON envelope with "schema": null
+    # is schemaless data, and each switch starts a new file.
     t = make_topic("switch")
     schema = user_schema(1)
     schemas: list[dict[str, Any] | None] = [schema, schema, None, None, schema, None]
@@ -184,6 +185,36 @@ def test_switching_between_schemaless_and_schema_values_rotates(
     assert read_json_lines(got[key.format(0)]) == [as_v1(0), as_v1(1)]
     assert read_json_lines(got[key.format(2)]) == [as_v1(2), as_v1(3)]
     assert read_json_lines(got[key.format(4)]) == [as_v1(4)]
+    assert offsets_by_key(summary.objects) == {
+        key.format(0): (0, 1, 2),
+        key.format(2): (2, 3, 2),
+        key.format(4): (4, 4, 1),
+    }
+
+
+def test_schemaless_values_among_schema_values_into_avro_are_anything_records(
+    spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, tmp_path: Path
+) -> None:
+    # Confluent's AvroFormat writes schemaless values in AvroData's Anything record, each
+    # switch starting a new file; the source reads them back as schemaless values.
+    t = make_topic("switch-avro")
+    schema = user_schema(1)
+    schemas: list[dict[str, Any] | None] = [schema, schema, None, None, schema, None]
+    produce(producer, t, [envelope(as_v1(o), s) for o, s in enumerate(schemas)])
+    keys = sink_keys(t, bucket, tmp_path, **SCHEMAS, **{
+        "flush.size": "10", "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
+    })  # fmt: skip
+    summary = run(spark, keys)
+    key = f"topics/{t}/partition=0/{t}+0+{{:010d}}.avro"
+    got = objects(s3, bucket)
+    assert list(got) == [key.format(0), key.format(2), key.format(4)]  # offset 5 stays open
+    assert read_avro(got[key.format(0)])[2] == [as_v1(0), as_v1(1)]
+    anything = read_avro(got[key.format(2)])[0]
+    assert (anything["name"], anything["namespace"]) == ("Anything", "io.confluent.connect.avro")
+    back = read_file("avro", got[key.format(2)], ".avro")
+    assert back.schema is None
+    assert back.values == [as_v1(2), as_v1(3)]
+    assert read_file("avro", got[key.format(4)], ".avro").values == [as_v1(4)]
     assert offsets_by_key(summary.objects) == {
         key.format(0): (0, 1, 2),
         key.format(2): (2, 3, 2),

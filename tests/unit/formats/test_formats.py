@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import zlib
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time
@@ -361,9 +362,61 @@ def test_avro_defaults_and_int16() -> None:
     assert rows == [{"q": 1, "o": 9, "b": b"\xe9"}]  # null takes the default, as AvroData
 
 
-def test_avro_rejects_schemaless_data() -> None:
-    with pytest.raises(ValueError, match="AvroFormat needs records with a value schema"):
-        write(AvroFormat(), records([{"a": 1}], None))
+ANYTHING = (
+    '{"type":"record","name":"Anything","namespace":"io.confluent.connect.avro","fields":['
+    '{"name":"boolean","type":["null","boolean"],"default":null},'
+    '{"name":"bytes","type":["null","bytes"],"default":null},'
+    '{"name":"double","type":["null","double"],"default":null},'
+    '{"name":"float","type":["null","float"],"default":null},'
+    '{"name":"int","type":["null","int"],"default":null},'
+    '{"name":"long","type":["null","long"],"default":null},'
+    '{"name":"string","type":["null","string"],"default":null},'
+    '{"name":"array","type":["null",{"type":"array","items":"Anything"}],"default":null},'
+    '{"name":"map","type":["null",{"type":"array","items":{"type":"record","name":"MapEntry",'
+    '"fields":[{"name":"key","type":"Anything"},{"name":"value","type":"Anything"}]}}],'
+    '"default":null}]}'
+)  # AvroData.ANYTHING_SCHEMA.toString(), built by SchemaBuilder as in AvroData's static block
+
+
+def _anything(**field: Any) -> dict[str, Any]:
+    datum = dict.fromkeys(("boolean", "bytes", "double", "float", "int", "long", "string"))
+    datum.update(array=None, map=None)
+    datum.update(field)
+    return datum
+
+
+def test_avro_writes_schemaless_data_as_avrodatas_anything_record() -> None:
+    # Confluent's AvroFormat: fromConnectSchema(null) is ANYTHING_SCHEMA, and fromConnectData
+    # sets the field of the value's Java type (a JSON integer is a Long, a number a Double);
+    # a null inside an array or map is a record with no field set.
+    values = [{"b": True, "n": 7, "x": 1.5}, "text", [1, None, b"\x00"], -3]
+    data = write(AvroFormat(codec="deflate"), records(values, None))
+    rows, meta = read_avro(data)
+    assert meta["avro.schema"].decode() == ANYTHING
+    assert meta["avro.codec"] == b"deflate"
+    entries = [
+        {"key": _anything(string=k), "value": v}
+        for k, v in [("b", _anything(boolean=True)), ("n", _anything(long=7)),
+                     ("x", _anything(double=1.5))]
+    ]  # fmt: skip
+    assert rows == [
+        _anything(map=entries),
+        _anything(string="text"),
+        _anything(array=[_anything(long=1), _anything(), _anything(bytes=b"\x00")]),
+        _anything(long=-3),
+    ]
+    # The source reads it back as AvroData.toConnectData does: schemaless values again, a map
+    # in the order of new HashMap<>(3) (4 buckets: "x" 120 in bucket 0, "b" 98 and "n" 110 in 2).
+    got = read_file("avro", data, ".avro")
+    assert got.schema is None
+    assert got.values == values
+    assert list(got.values[0]) == ["x", "b", "n"]
+
+
+def test_avro_refuses_a_schemaless_value_of_no_connect_type() -> None:
+    message = "Unknown Java type for schemaless data: class java.math.BigDecimal"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        write(AvroFormat(), records([{"a": Decimal("1.5")}], None))
 
 
 def test_avro_rejects_mixed_schemas() -> None:

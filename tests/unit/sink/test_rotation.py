@@ -388,6 +388,23 @@ def test_periodic_rotation_resets_the_schedule() -> None:
     assert iso(rot.next_timer_ms() or 0, "UTC") == "2024-06-01T09:20:00.000+00:00"
 
 
+def test_a_schemaless_switch_rotates_before_the_schedule_and_does_not_move_it() -> None:
+    # TopicPartitionWriter checks shouldRotateForNullSchema before rotateOnTime, without
+    # setNextScheduledRotation: the expired boundary then rotates the next record's file.
+    policy = RotationPolicy(flush_size=100, rotate_schedule_interval_ms=10 * MIN, timezone="UTC")
+    rot = Rotator(policy)
+    assert rot.offer(0, "p", schema_key="s", now_ms=at("2024-06-01T09:05:00")) == []
+    later = at("2024-06-01T09:12:00")
+    assert rot.offer(1, "p", schema_key=None, now_ms=later) == [
+        commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))
+    ]
+    assert iso(rot.state.next_scheduled_rotation_ms or 0, "UTC") == "2024-06-01T09:10:00.000+00:00"
+    assert rot.offer(2, "p", schema_key=None, now_ms=later) == [
+        commit(R.SCHEDULED, True, 2, fi("p", 1, 1, 1))
+    ]
+    assert iso(rot.next_timer_ms() or 0, "UTC") == "2024-06-01T09:20:00.000+00:00"
+
+
 def test_schedule_needs_now() -> None:
     rot = Rotator(RotationPolicy(flush_size=1, rotate_schedule_interval_ms=HOUR, timezone="UTC"))
     with pytest.raises(ValueError, match="now_ms is required"):

@@ -384,12 +384,45 @@ def test_errors_tolerance_none_fails_at_the_first_bad_record(tmp_path: Path) -> 
     assert writer.dead_letters == []
 
 
-def test_schemaless_record_into_avro_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
+def _struct_envelope(i: int) -> bytes:
+    schema = {"type": "struct", "fields": [{"field": "i", "type": "int32"}]}
+    return json.dumps({"schema": schema, "payload": {"i": i}}).encode()
+
+
+def test_schemaless_record_into_avro_is_an_anything_record_in_a_file_of_its_own(
+    tmp_path: Path,
+) -> None:
+    # Confluent's TopicPartitionWriter rotates on a switch between schema'd and schemaless
+    # values (shouldRotateForNullSchema), and its AvroFormat writes the schemaless value in
+    # AvroData's Anything record: three files, none of the records a dead letter.
+    cfg = _config(tmp_path, **{"format.class": "avro", "flush.size": "10",
+                               "value.converter.schemas.enable": "true"})  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(cfg), "t", 0)
+    schemaless = json.dumps({"schema": None, "payload": {"id": 1}}).encode()
+    values = [_struct_envelope(0), schemaless, _struct_envelope(2), _struct_envelope(3)]
+    committed = writer.write([_raw(o, v) for o, v in enumerate(values)], 0)
+    assert [(o.key, o.start_offset, o.end_offset) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000000.avro", 0, 0),
+        ("topics/t/partition=0/t+0+0000000001.avro", 1, 1),
+    ]
+    assert writer.dead_letters == []
+    files = _avro_files(tmp_path / "out")
+    assert files["t+0+0000000000.avro"][1] == [{"i": 0}]
+    schema, rows = files["t+0+0000000001.avro"]
+    assert schema["name"] == "Anything"  # type: ignore[index]
+    nothing = dict.fromkeys(["boolean", "bytes", "double", "float", "int", "long", "string",
+                             "array", "map"])  # fmt: skip
+    key, value = {**nothing, "string": "id"}, {**nothing, "long": 1}
+    assert rows == [{**nothing, "map": [{"key": key, "value": value}]}]
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [2, 3]
+
+
+def test_schemaless_record_into_parquet_is_a_dead_letter_of_its_own(tmp_path: Path) -> None:
     ctx = build_writer_context(
         _config(
             tmp_path,
             **{
-                "format.class": "avro",
+                "format.class": "parquet",
                 "errors.tolerance": "all",
                 "flush.size": "2",
                 "errors.log.enable": "true",
@@ -397,17 +430,11 @@ def test_schemaless_record_into_avro_is_a_dead_letter_of_its_own(tmp_path: Path)
         )
     )
     writer = TopicPartitionWriter(ctx, "t", 0)
-    envelope = json.dumps(
-        {
-            "schema": {"type": "struct", "fields": [{"field": "i", "type": "int32"}]},
-            "payload": {"i": 1},
-        }
-    ).encode()
-    # value.converter.schemas.enable=false: the envelope is schemaless data to Avro.
-    committed = writer.write([_raw(0, envelope)], 0)
+    # value.converter.schemas.enable=false: the envelope is schemaless data to Parquet.
+    committed = writer.write([_raw(0, _struct_envelope(1))], 0)
     assert committed == []
     assert [d.raw.offset for d in writer.dead_letters] == [0]
-    assert "AvroFormat output needs values with a schema" in writer.dead_letters[0].message
+    assert "ParquetFormat output needs values with a schema" in writer.dead_letters[0].message
 
 
 def test_context_headers_are_kafka_connects(tmp_path: Path) -> None:
@@ -1222,3 +1249,24 @@ def test_null_values_with_fail_or_write_are_not_reported(tmp_path: Path) -> None
     with pytest.raises(RecordError, match=r"behavior\.on\.null\.values=fail") as info:
         writer.write(_with_tombstones(), 0)
     assert not info.value.reportable and writer.dead_letters == []
+
+
+def test_schemaless_value_of_no_connect_type_into_avro_is_a_dead_letter(tmp_path: Path) -> None:
+    # AvroData.fromConnectData(null, value) throws a DataException ("Unknown Java type for
+    # schemaless data") for a java.util.Date, as TimestampConverter makes of a schemaless field;
+    # Confluent's writer reports the record and goes on.
+    cfg = _config(tmp_path, **{
+        "format.class": "avro", "flush.size": "2", "errors.tolerance": "all",
+        "errors.log.enable": "true", "transforms": "ts",
+        "transforms.ts.type": "org.apache.kafka.connect.transforms.TimestampConverter$Value",
+        "transforms.ts.field": "at", "transforms.ts.target.type": "Timestamp",
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(cfg), "t", 0)
+    values = [{"n": 0}, {"n": 1, "at": 1_700_000_000_000}, {"n": 2}]
+    committed = writer.write(_records(values), 0)
+    assert [(o.key, o.start_offset, o.end_offset) for o in committed] == [
+        ("topics/t/partition=0/t+0+0000000000.avro", 0, 2),
+    ]
+    assert [d.raw.offset for d in writer.dead_letters] == [1]
+    message = writer.dead_letters[0].message
+    assert "Unknown Java type for schemaless data: class java.util.Date" in message

@@ -42,7 +42,7 @@ def identity(v: Any) -> Any:
 class Prepared:
     """What a (topic, schema id) needs: the Connect schema and the payload decoder."""
 
-    schema: ConnectSchema
+    schema: ConnectSchema | None
     decode: Decoder
 
 
