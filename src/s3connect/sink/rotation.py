@@ -246,6 +246,9 @@ class RotatorState:
         current_timestamp: Timestamp of the last offered record.
         base_record_timestamp: Timestamp of the first record offered since the last commit.
         next_scheduled_rotation_ms: Next scheduled rotation (None until first used).
+        failed_schemas: Confluent's ``currentSchemas`` entries that no open file tells: encoded
+            partition -> [schema key, kept JSON] of a record that failed as it was written
+            (after the rotation rules), where Confluent keeps its schema until the next commit.
     """
 
     open_files: list[OpenFile] = field(default_factory=list)
@@ -254,10 +257,11 @@ class RotatorState:
     current_timestamp: int | None = None
     base_record_timestamp: int | None = None
     next_scheduled_rotation_ms: int | None = None
+    failed_schemas: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the state as a JSON-compatible dict."""
-        return {
+        out = {
             "open_files": [_open_file_dict(f) for f in self.open_files],
             "current_offset": self.current_offset,
             "current_encoded_partition": self.current_encoded_partition,
@@ -265,6 +269,9 @@ class RotatorState:
             "base_record_timestamp": self.base_record_timestamp,
             "next_scheduled_rotation_ms": self.next_scheduled_rotation_ms,
         }
+        if self.failed_schemas:  # rare: left out, the state is as before it existed
+            out["failed_schemas"] = self.failed_schemas
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RotatorState:
@@ -286,6 +293,9 @@ class RotatorState:
             current_timestamp=_opt_int(data.get("current_timestamp")),
             base_record_timestamp=_opt_int(data.get("base_record_timestamp")),
             next_scheduled_rotation_ms=_opt_int(data.get("next_scheduled_rotation_ms")),
+            failed_schemas={
+                str(k): [v[0], v[1]] for k, v in (data.get("failed_schemas") or {}).items()
+            },
         )
 
 
@@ -350,6 +360,7 @@ class Rotator:
         schema: ConnectSchema | None = None,
         now_ms: int | None = None,
         project: Callable[[ConnectSchema], object] | None = None,
+        accept: Callable[[], bool] | None = None,
     ) -> list[Commit]:
         """Handle one record and return the commits it causes, in order.
 
@@ -361,10 +372,13 @@ class Rotator:
             schema: The record's value schema, looked into by BACKWARD, FORWARD and FULL; without
                 it a different ``schema_key`` rotates (as NONE).
             now_ms: Wall-clock time; required when a schedule is configured.
-            project: Called with the open file's schema just before the record is appended to
-                that file when the record's schema differs from it (BACKWARD, FORWARD, FULL):
-                the caller projects the record onto it. Whatever it raises propagates with no
-                commit made and the record not appended.
+            project: Called with the current schema of the encoded partition just before the
+                record is appended when the record's schema differs from it (BACKWARD, FORWARD,
+                FULL): the caller projects the record onto it. Whatever it raises propagates
+                with no commit made and the record not appended.
+            accept: Called after every rotation rule, just before the record is appended
+                (Confluent's ``writeRecord``); False: the record failed there, and is not
+                appended, but its timestamp and schema stay as Confluent's writer keeps them.
 
         Raises:
             SchemaProjectionError: BACKWARD, FORWARD or FULL and the record's schema or the open
@@ -372,20 +386,18 @@ class Rotator:
                 the state is left as Confluent leaves it, so the caller may skip the record).
         """
         st = self._state
-        if self._count_only and len(st.open_files) == 1:
-            joined = self._join_open_file(offset, encoded_partition, timestamp, schema_key)
+        if self._count_only and len(st.open_files) == 1 and not st.failed_schemas:
+            joined = self._join_open_file(offset, encoded_partition, timestamp, schema_key, accept)
             if joined is not None:
                 return joined
         now = self._now(now_ms)
         self._reset_expired_schedule(now)
         commits: list[Commit] = []
         while True:
-            if timestamp is not None:
-                st.current_timestamp = timestamp
-                if st.base_record_timestamp is None:
-                    st.base_record_timestamp = timestamp
+            self._note_timestamp(timestamp)
             open_file = self._find(encoded_partition)
-            if open_file is not None and (open_file.schema_key is None) != (schema_key is None):
+            known, current = self._current_schema(encoded_partition, open_file)
+            if known and (current[0] is None) != (schema_key is None):
                 # Confluent's shouldRotateForNullSchema: checked first, the schedule not moved
                 commits.append(self._commit(RotationReason.SCHEMA_CHANGE, before_record=True))
                 continue
@@ -394,26 +406,73 @@ class Rotator:
                 self._set_next_scheduled_rotation(now)
                 commits.append(self._commit(reason, before_record=True))
                 continue
-            if open_file is not None and open_file.schema_key != schema_key:
-                # An open file has records, so a change always commits (Confluent: recordCount > 0).
-                if self._schema_change(offset, schema_key, schema, open_file) is not None:
-                    commits.append(self._commit(RotationReason.SCHEMA_CHANGE, before_record=True))
-                    continue
-                current = self._file_schema(open_file)
-                if project is not None and current is not None:
-                    project(current)
-            elif open_file is None and len(st.open_files) == self._policy.max_open_files:
+            if current[0] is None:  # Confluent puts the record's schema for its partition
+                current = (schema_key, self._schema_state(schema_key, schema))
+            differs = current[0] != schema_key
+            change = self._schema_change(offset, schema_key, schema, current) if differs else None
+            if change is not None and self.record_count > 0:  # as Confluent: recordCount > 0
+                commits.append(self._commit(RotationReason.SCHEMA_CHANGE, before_record=True))
+                continue
+            if open_file is None and len(st.open_files) == self._policy.max_open_files:
                 # Confluent's rotateOnPartitionerMaxOpenFiles: "==", checked after the others.
                 commits.append(self._commit(RotationReason.MAX_OPEN_FILES, before_record=True))
                 continue
-
-            self._append(offset, encoded_partition, open_file, schema_key, schema)
-            if self.record_count >= self._policy.flush_size:
+            target = self._schema_of(*current) if differs and self._versioned else None
+            if project is not None and target is not None:
+                project(target)  # NONE's project() leaves the record as it is
+            appended = accept is None or accept()
+            if appended:
+                kept = current if target is not None else None
+                self._append(offset, encoded_partition, open_file, schema_key, schema, kept)
+            if not appended or st.failed_schemas:
+                self._keep_current_schema(encoded_partition, current)
+            if appended and self.record_count >= self._policy.flush_size:
                 commits.append(self._commit(RotationReason.FLUSH_SIZE, before_record=False))
             return commits
 
+    def note_timestamp(self, timestamp: int | None) -> None:
+        """A record's timestamp, extracted before it failed to be partitioned: Confluent's
+        writer keeps it as the current one (and as the base of rotate.interval.ms when no file
+        has a base yet)."""
+        self._note_timestamp(timestamp)
+
+    def _note_timestamp(self, timestamp: int | None) -> None:
+        if timestamp is not None:
+            st = self._state
+            st.current_timestamp = timestamp
+            if st.base_record_timestamp is None:
+                st.base_record_timestamp = timestamp
+
+    def _current_schema(
+        self, encoded_partition: str, open_file: OpenFile | None
+    ) -> tuple[bool, tuple[SchemaKey, Any]]:
+        """Confluent's ``currentSchemas`` entry of an encoded partition: whether it has one, and
+        its (schema key, kept JSON). Its open file's schema, unless a record that failed after
+        the rotation rules left another (:attr:`RotatorState.failed_schemas`)."""
+        failed = self._state.failed_schemas.get(encoded_partition)
+        if failed is not None:
+            return True, (failed[0], failed[1])
+        if open_file is not None:
+            return True, (open_file.schema_key, open_file.schema)
+        return False, (None, None)
+
+    def _keep_current_schema(self, encoded_partition: str, current: tuple[SchemaKey, Any]) -> None:
+        """After a record: remember the partition's current schema where its open file (if any)
+        does not tell it."""
+        st = self._state
+        open_file = self._find(encoded_partition)
+        if open_file is not None and open_file.schema_key == current[0]:
+            st.failed_schemas.pop(encoded_partition, None)
+        else:
+            st.failed_schemas[encoded_partition] = [current[0], current[1]]
+
     def _join_open_file(
-        self, offset: int, encoded_partition: str, timestamp: int | None, schema_key: SchemaKey
+        self,
+        offset: int,
+        encoded_partition: str,
+        timestamp: int | None,
+        schema_key: SchemaKey,
+        accept: Callable[[], bool] | None,
     ) -> list[Commit] | None:
         """The common case of :meth:`offer`, short: the record joins the one open file (same
         partition and schema; None: it does not), as the full checks would decide."""
@@ -421,10 +480,9 @@ class Rotator:
         f = st.open_files[0]
         if f.encoded_partition != encoded_partition or f.schema_key != schema_key:
             return None
-        if timestamp is not None:
-            st.current_timestamp = timestamp
-            if st.base_record_timestamp is None:
-                st.base_record_timestamp = timestamp
+        self._note_timestamp(timestamp)
+        if accept is not None and not accept():
+            return []
         f.end_offset = offset
         f.record_count += 1
         st.current_encoded_partition = encoded_partition
@@ -446,7 +504,7 @@ class Rotator:
         one; NumPy arrays): those that join open files of this schema before any rule but
         flush.size rotates; 0 when the first must be offered (it opens a file or rotates)."""
         st, policy = self._state, self._policy
-        if not st.open_files or self._scheduled_rotation_pending(now_ms):
+        if not st.open_files or st.failed_schemas or self._scheduled_rotation_pending(now_ms):
             return 0
         limit = min(policy.flush_size - self.record_count, len(files))
         if limit <= 0:
@@ -559,26 +617,31 @@ class Rotator:
         return None
 
     def _schema_change(
-        self, offset: int, schema_key: SchemaKey, schema: ConnectSchema | None, open_file: OpenFile
+        self,
+        offset: int,
+        schema_key: SchemaKey,
+        schema: ConnectSchema | None,
+        current_schema: tuple[SchemaKey, Any],
     ) -> SchemaIncompatibility | None:
-        """Whether a record's value schema needs a new file rather than ``open_file``.
+        """Whether a record's value schema needs a new file rather than the current schema of
+        its encoded partition (schema key, kept JSON: :meth:`_current_schema`).
 
         Confluent's ``StorageSchemaCompatibility.shouldChangeSchema`` (``validateAndCheck``,
-        ``check``, ``checkVersions``) with the file's schema as the current one, except that a
-        switch between schemaless and schema'd data rotates instead of failing.
+        ``check``, ``checkVersions``), except that a switch between schemaless and schema'd
+        data rotates instead of failing.
 
         Raises:
             SchemaProjectionError: BACKWARD, FORWARD or FULL, a different schema, and a version
                 missing on either side (Confluent: "Schema version required for ...").
         """
-        if schema_key == open_file.schema_key:  # Confluent: currentSchema == valueSchema
+        if schema_key == current_schema[0]:  # Confluent: currentSchema == valueSchema
             return None
-        if schema_key is None or open_file.schema_key is None:
+        if schema_key is None or current_schema[0] is None:
             return SchemaIncompatibility.SCHEMALESS_SWITCH
         mode = self._policy.schema_compatibility
         if mode is SchemaCompatibility.NONE:
             return SchemaIncompatibility.DIFFERENT_SCHEMA
-        current = self._file_schema(open_file)
+        current = self._schema_of(*current_schema)
         if schema is None or current is None:
             # Nothing to look into (a caller without schemas, or a file opened under NONE by an
             # earlier run): a new file is always safe.
@@ -601,12 +664,11 @@ class Rotator:
             return SchemaIncompatibility.DIFFERENT_VERSION
         return None
 
-    def _file_schema(self, open_file: OpenFile) -> ConnectSchema | None:
-        """The open file's value schema (None when unknown: schemaless or not kept)."""
-        key = open_file.schema_key
+    def _schema_of(self, key: SchemaKey, kept: dict[str, Any] | None) -> ConnectSchema | None:
+        """A value schema by key and kept JSON (None when unknown: schemaless or not kept)."""
         found = self._schemas.get(key)
-        if found is None and open_file.schema is not None:
-            found = parse_json_schema(open_file.schema)
+        if found is None and kept is not None:
+            found = parse_json_schema(kept)
             if found is not None:
                 self._schemas[key] = found
         return found
@@ -677,11 +739,14 @@ class Rotator:
         open_file: OpenFile | None,
         schema_key: SchemaKey,
         schema: ConnectSchema | None,
+        projected: tuple[SchemaKey, Any] | None = None,
     ) -> None:
+        """Append the record; a new file's schema is that of the record, or ``projected`` (key,
+        kept JSON) when the record was projected onto that schema."""
         st = self._state
         if open_file is None:
-            kept = self._schema_state(schema_key, schema)
-            st.open_files.append(OpenFile(encoded_partition, offset, offset, 1, schema_key, kept))
+            key, kept = projected or (schema_key, self._schema_state(schema_key, schema))
+            st.open_files.append(OpenFile(encoded_partition, offset, offset, 1, key, kept))
         else:
             open_file.end_offset = offset
             open_file.record_count += 1
@@ -692,6 +757,7 @@ class Rotator:
         st = self._state
         files = tuple(_info(f) for f in st.open_files)
         st.open_files = []
+        st.failed_schemas = {}
         st.base_record_timestamp = None
         return Commit(files, reason, before_record, st.current_offset + 1)
 

@@ -201,6 +201,8 @@ class TopicPartitionWriter:
         self._open: dict[str, list[Entry]] = {}
         self._new: list[Entry] = []
         self._avro = isinstance(ctx.format, AvroFormat) or isinstance(ctx.keys_format, AvroFormat)
+        self._rejected: RecordError | None = None
+        self._placing: RawRecord | None = None
         self.flushed = False
         self.dead_letters: list[DeadLetter] = []
         """Records that failed with ``errors.tolerance=all``, in offset order."""
@@ -216,22 +218,15 @@ class TopicPartitionWriter:
 
     def write(self, records: Iterable[RawRecord], now_ms: int) -> list[CommittedObject]:
         """Handle records in offset order; returns the objects committed meanwhile."""
-        ctx = self._ctx
         committed: list[CommittedObject] = []
         for raw in records:
             if self.failure is not None:
                 break
+            self._rejected = None
             try:
                 admitted = self._admit(raw, now_ms)
             except RecordError as error:
-                if _reported_failure(error, ctx):
-                    self.failure = DeadLetter.of(raw, error)
-                    break
-                if not _dead_letter_allowed(error, ctx):
-                    raise (_unreported(error) if ctx.tolerate_errors else error) from None
-                # A dead letter never joins a file: it neither counts toward flush.size nor
-                # changes the names of the files around it (nothing was committed for it).
-                self.dead_letters.append(DeadLetter.of(raw, error))
+                self._fail(raw, error)
                 continue
             if admitted is None:
                 continue
@@ -239,6 +234,9 @@ class TopicPartitionWriter:
             for commit in commits:
                 if commit.before_record:
                     committed += self._flush(commit)
+            if self._rejected is not None:  # failed as it was written, after the rotations
+                self._fail(raw, self._rejected)
+                continue
             pending = PendingRecord(raw, encoded, record)
             self._open.setdefault(encoded, []).append(pending)
             self._new.append(pending)
@@ -246,6 +244,18 @@ class TopicPartitionWriter:
                 if not commit.before_record:
                     committed += self._flush(commit)
         return committed
+
+    def _fail(self, raw: RawRecord, error: RecordError) -> None:
+        """A record that failed: a dead letter, the writer's :attr:`failure`, or raised."""
+        ctx = self._ctx
+        if _reported_failure(error, ctx):
+            self.failure = DeadLetter.of(raw, error)
+            return
+        if not _dead_letter_allowed(error, ctx):
+            raise (_unreported(error) if ctx.tolerate_errors else error) from None
+        # A dead letter never joins a file: it neither counts toward flush.size nor changes
+        # the names of the files around it (nothing was committed for it).
+        self.dead_letters.append(DeadLetter.of(raw, error))
 
     def write_run(
         self, rows: pa.RecordBatch, batch: BatchLines, plan: LinePlan, now_ms: int
@@ -288,15 +298,18 @@ class TopicPartitionWriter:
         """Place ``raw`` and offer it to the rotator; returns the record (projected onto its
         file's schema), its encoded partition and the commits; None: skip it.
 
+        A record that cannot be written (:meth:`_write_problem`) fails after the rotation rules,
+        as in Confluent's ``writeRecord``: the commits stand, and :attr:`_rejected` holds why.
+
         Raises:
-            RecordError: The record cannot be converted, partitioned, projected or written;
-                the rotator rejects it before appending it, as Confluent's ``write()``.
+            RecordError: The record cannot be converted, partitioned or projected; the rotator
+                rejects it before appending it, as Confluent's ``write()``.
         """
         placed = self._place(raw, now_ms)
         if placed is None:
             return None
         record, encoded, timestamp = placed
-        self._projecting = record
+        self._placing, self._projecting = raw, record
         commits = self._rotator.offer(
             raw.offset,
             encoded,
@@ -305,8 +318,15 @@ class TopicPartitionWriter:
             schema=record.value_schema,
             now_ms=now_ms,
             project=self._project,
+            accept=self._accept,
         )
         return self._projecting, encoded, commits
+
+    def _accept(self) -> bool:
+        """The rotator's last step before it appends the record: can it be written?"""
+        assert self._placing is not None
+        self._rejected = self._write_problem(self._placing, self._projecting)
+        return self._rejected is None
 
     def _project(self, target: ConnectSchema) -> None:
         """The rotator keeps the record in a file of another (compatible) schema: project it
@@ -338,30 +358,31 @@ class TopicPartitionWriter:
                     offset=raw.offset,
                     reportable=False,
                 )
-        elif ctx.value_needs_schema and record.value_schema is None:
-            raise RecordError(
-                f"the {type(ctx.format).__name__} output needs values with a schema; this record "
-                "is schemaless (use a converter with schemas, e.g. JsonConverter with "
-                "schemas.enable=true)",
-                topic=raw.topic,
-                partition=raw.partition,
-                offset=raw.offset,
-            )
-        self._check_views(raw, record)
         timestamp = None
         if ctx.extract_timestamp is not None:  # a tombstone's: its Kafka timestamp, as
             # Confluent's TombstoneTimestampExtractor gives; extracted before the partition
             timestamp = record.timestamp if tombstone else ctx.extract_timestamp(record, now_ms)
-        encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
+        try:
+            encoded = ctx.tombstone_partition if tombstone else ctx.encode_partition(record, now_ms)
+        except RecordError:
+            self._rotator.note_timestamp(timestamp)  # Confluent's writer took it already
+            raise
         if record.topic != self._topic:  # renamed by a transform: its own files
             encoded = file_key(record.topic, encoded)
         return record, encoded, timestamp
 
-    def _check_views(self, raw: RawRecord, record: SinkRecord) -> None:
-        """KeyValueHeaderRecordWriterProvider's checks, before anything is written."""
+    def _write_problem(self, raw: RawRecord, record: SinkRecord) -> RecordError | None:
+        """Why the record cannot be written (the format's and KeyValueHeaderRecordWriterProvider's
+        checks, before anything is written), or None."""
         ctx = self._ctx
         problem = None
-        if ctx.keys_format is not None and record.key is None:
+        if ctx.value_needs_schema and record.value is not None and record.value_schema is None:
+            problem = (
+                f"the {type(ctx.format).__name__} output needs values with a schema; this record "
+                "is schemaless (use a converter with schemas, e.g. JsonConverter with "
+                "schemas.enable=true)"
+            )
+        elif ctx.keys_format is not None and record.key is None:
             problem = "Key cannot be null (store.kafka.keys=true)"
         elif ctx.headers_format is not None and not record.headers:
             problem = "Headers cannot be null (store.kafka.headers=true and the record has none)"
@@ -372,8 +393,9 @@ class TopicPartitionWriter:
                 problem = str(exc)
         if problem is None and self._avro:
             problem = self._schemaless_problem(record)
-        if problem is not None:
-            raise RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
+        if problem is None:
+            return None
+        return RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
 
     def _schemaless_problem(self, record: SinkRecord) -> str | None:
         """A schemaless value (or key, in Avro keys files) of no Connect type, which AvroData's

@@ -405,6 +405,26 @@ def test_a_schemaless_switch_rotates_before_the_schedule_and_does_not_move_it() 
     assert iso(rot.next_timer_ms() or 0, "UTC") == "2024-06-01T09:20:00.000+00:00"
 
 
+def test_a_rejected_record_leaves_its_schema_until_the_next_commit_across_restarts() -> None:
+    # Confluent's currentSchemas: a record that fails in writeRecord keeps the schema it put for
+    # its encoded partition; the state carries it over to the next micro-batch's rotator.
+    rot = Rotator(RotationPolicy(flush_size=10))
+    assert rot.offer(0, "p", schema_key="a") == []
+    assert rot.offer(1, "p", schema_key="b", accept=lambda: False) == [
+        commit(R.SCHEMA_CHANGE, True, 1, fi("p", 0, 0, 1))
+    ]
+    assert rot.state.failed_schemas == {"p": ["b", None]}
+    data = json.loads(json.dumps(rot.state.to_dict()))
+    assert data["failed_schemas"] == {"p": ["b", None]}
+    again = Rotator(RotationPolicy(flush_size=10), RotatorState.from_dict(data))
+    assert again.offer(2, "p", schema_key="a") == []  # nothing open: no rotation, "b" stays
+    assert again.offer(3, "p", schema_key="a") == [
+        commit(R.SCHEMA_CHANGE, True, 3, fi("p", 2, 2, 1))
+    ]
+    assert again.state.failed_schemas == {}
+    assert "failed_schemas" not in again.state.to_dict()
+
+
 def test_schedule_needs_now() -> None:
     rot = Rotator(RotationPolicy(flush_size=1, rotate_schedule_interval_ms=HOUR, timezone="UTC"))
     with pytest.raises(ValueError, match="now_ms is required"):

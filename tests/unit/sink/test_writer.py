@@ -1270,3 +1270,60 @@ def test_schemaless_value_of_no_connect_type_into_avro_is_a_dead_letter(tmp_path
     assert [d.raw.offset for d in writer.dead_letters] == [1]
     message = writer.dead_letters[0].message
     assert "Unknown Java type for schemaless data: class java.util.Date" in message
+
+
+def test_a_record_failing_as_it_is_written_still_rotates_and_keeps_its_schema(
+    tmp_path: Path,
+) -> None:
+    # Confluent's testExceptionOnNullKeysReported ("the extra rotation is currently expected
+    # behavior"): the rotation rules run before writeRecord fails, so a record of another
+    # schema commits the open files; its schema stays the partition's currentSchemas entry
+    # until the next commit, so the next file (offset 4) is committed by the record after it.
+    cfg = _config(tmp_path, **{
+        "format.class": "avro", "flush.size": "3", "value.converter.schemas.enable": "true",
+        "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+        "store.kafka.keys": "true", "errors.tolerance": "all", "errors.log.enable": "true",
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(cfg), "t", 0)
+    string = json.dumps({"schema": {"type": "string"}, "payload": "1"}).encode()
+    records = [_raw(o, _struct_envelope(o)) for o in range(11)]
+    records[2], records[3] = _raw(2, string, key=None), _raw(3, string, key=None)
+    committed = writer.write(records, 0)
+    assert [(o.key.rsplit("/", 1)[1], o.start_offset, o.end_offset) for o in committed] == [
+        ("t+0+0000000000.avro", 0, 1),
+        ("t+0+0000000004.avro", 4, 4),
+        ("t+0+0000000005.avro", 5, 7),
+        ("t+0+0000000008.avro", 8, 10),
+    ]
+    assert [(d.raw.offset, d.message.split(" (")[0]) for d in writer.dead_letters] == [
+        (2, "Key cannot be null"), (3, "Key cannot be null"),
+    ]  # fmt: skip
+    assert writer.rotator.state.failed_schemas == {}
+
+
+def test_a_record_failing_as_it_is_written_sets_the_base_of_rotate_interval(
+    tmp_path: Path,
+) -> None:
+    # Confluent's writer takes each record's timestamp before anything else: a record that then
+    # fails (here: no key, keys stored) starts rotate.interval.ms's count for the next file.
+    cfg = _config(tmp_path, **{
+        "flush.size": "100", "rotate.interval.ms": "1000",
+        "partitioner.class": "io.confluent.connect.storage.partitioner.TimeBasedPartitioner",
+        "partition.duration.ms": "86400000", "path.format": "'d'=YYYY-MM-dd", "locale": "en",
+        "timezone": "UTC", "timestamp.extractor": "Record",
+        "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+        "store.kafka.keys": "true", "keys.format.class": "json",
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(cfg), "t", 0)
+    base = 1_700_000_000_000
+    stamps = {0: base, 1: base + 500, 2: base + 1200, 3: base + 1300}
+    records = [
+        RawRecord("t", 0, o, t, None if o == 0 else b"k", b'{"i":%d}' % o, ())
+        for o, t in stamps.items()
+    ]
+    committed = writer.write(records, 0)
+    # 0 fails but is the base: 2 is 1200 ms after it, so [1] is committed before 2 joins.
+    assert [(o.start_offset, o.end_offset) for o in committed] == [(1, 1)]
+    assert [d.raw.offset for d in writer.dead_letters] == [0]
+    assert [p.raw.offset for p in writer.snapshot()[1]] == [2, 3]
