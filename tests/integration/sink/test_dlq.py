@@ -205,7 +205,7 @@ def test_errors_tolerance_none_with_a_dlq_topic_reports_the_bad_record_then_fail
     assert h["__connect.errors.class.name"] == JSON_CONVERTER.encode()
 
 
-def test_schemaless_record_to_parquet_goes_to_the_dlq_alone(
+def test_schemaless_record_to_parquet_goes_to_the_dlq_alone_after_rotating(
     spark: Any, s3: Any, bucket: str, make_topic: Any, producer: Producer, consume: Any,
     dlq_topic: str, tmp_path: Path,
 ) -> None:  # fmt: skip
@@ -224,7 +224,9 @@ def test_schemaless_record_to_parquet_goes_to_the_dlq_alone(
     got = objects(s3, bucket)
     first = f"topics/{t}/partition=0/{t}+0+0000000000.snappy.parquet"
     assert list(got) == [first]
-    assert read_parquet(got[first])[0].column("id").to_pylist() == [0, 2, 3]
+    # As Confluent's writer: the schemaless record rotates [0] before it fails as it is
+    # written, and 2 and 3 (flush.size 3) stay open.
+    assert read_parquet(got[first])[0].column("id").to_pylist() == [0]
     (msg,) = consume(dlq_topic, 1)
     h = dict(msg.headers())
     assert h["__connect.errors.offset"] == b"1"
