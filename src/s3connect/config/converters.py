@@ -14,6 +14,7 @@ from s3connect.convert.registry.client import REGISTRY_CONVERTER_CLASSES
 
 __all__ = [
     "CONVERTER_CLASSES",
+    "HEADER_CONVERTER_CLASSES",
     "SINK_CONVERTER_CLASSES",
     "ConvertersConfig",
     "SourceConvertersConfig",
@@ -34,7 +35,17 @@ SINK_CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
 """The sink's converters: Kafka's and Confluent's Schema Registry ones (``avro``,
 ``jsonschema``, ``protobuf``)."""
 
+HEADER_CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
+    {
+        "simple": "org.apache.kafka.connect.storage.SimpleHeaderConverter",
+        "string": CONVERTER_CLASSES["string"],
+        "bytearray": CONVERTER_CLASSES["bytearray"],
+    }
+)
+"""The sink's header converters (what a headers file writes of each header value)."""
+
 ConverterName = Literal["json", "string", "bytearray"]
+HeaderConverterName = Literal["simple", "string", "bytearray"]
 SinkConverterName = Literal["json", "string", "bytearray", "avro", "jsonschema", "protobuf"]
 CompatibilityMode = Literal["NONE", "BACKWARD", "FORWARD", "FULL"]
 
@@ -59,6 +70,7 @@ class ConvertersConfig:
     key_schemas_enable: bool = True
     value_schemas_enable: bool = True
     schema_compatibility: CompatibilityMode = "NONE"
+    header: HeaderConverterName = "simple"
 
     @classmethod
     def read(cls, r: KeyReader) -> ConvertersConfig:
@@ -88,6 +100,7 @@ class ConvertersConfig:
             key_schemas_enable=r.boolean("key.converter.schemas.enable", True),
             value_schemas_enable=r.boolean("value.converter.schemas.enable", value_schemas_default),
             schema_compatibility=cast(CompatibilityMode, compatibility),
+            header=_read_header_converter(r),
         )
 
     def describe(self) -> dict[str, str]:
@@ -98,7 +111,30 @@ class ConvertersConfig:
             "value.converter": SINK_CONVERTER_CLASSES[self.value],
             "value.converter.schemas.enable": bool_text(self.value_schemas_enable),
             "schema.compatibility": self.schema_compatibility,
+            **({} if self.header == "simple" else {"header.converter": self.header_class}),
         }
+
+    @property
+    def header_class(self) -> str:
+        """``header.converter``'s class name."""
+        return HEADER_CONVERTER_CLASSES[self.header]
+
+
+def _read_header_converter(r: KeyReader) -> HeaderConverterName:
+    """``header.converter``: Kafka's ``SimpleHeaderConverter`` (the default), ``StringConverter``
+    or ``ByteArrayConverter``; others (JsonConverter, the registry's) are refused."""
+    value = r.get("header.converter")
+    if value is None:
+        return "simple"
+    short = resolve_class(value, HEADER_CONVERTER_CLASSES)
+    if short is None:
+        r.invalid(
+            "header.converter", value,
+            "must be one of " + ", ".join(HEADER_CONVERTER_CLASSES.values())
+            + " (other header converters are not supported)",
+        )  # fmt: skip
+        return "simple"
+    return cast(HeaderConverterName, short)
 
 
 def _read_cloud_input(r: KeyReader, names: dict[str, str]) -> bool:

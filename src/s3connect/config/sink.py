@@ -47,7 +47,6 @@ NO_EFFECT_KEYS = frozenset(
     {
         "tasks.max",
         "config.action.reload",
-        "header.converter",
         "retry.backoff.ms",
         "shutdown.timeout.ms",
         "s3.wan.mode",

@@ -20,7 +20,7 @@ from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
-from s3connect.sink.converters import build_converter, header_text
+from s3connect.sink.converters import HEADER_TEXTS, build_converter
 from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
@@ -159,6 +159,7 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
     key_converter = build_converter(config, is_key=True)
     value_converter = build_converter(config, is_key=False)
     stored_headers = config.keys_headers.store_kafka_headers
+    header_view = HEADER_TEXTS[config.converters.header]
 
     def convert(raw: RawRecord) -> SinkRecord:
         # Kafka Connect converts the key, then the value (WorkerSinkTask order).
@@ -193,7 +194,7 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
             value_schema=value_schema,
             # only the headers file reads header values: converted for it alone (the raw
             # bytes stay in the dead letter queue)
-            headers=tuple((k, header_text(None if v is None else bytes(v))) for k, v in raw.headers)
+            headers=tuple((k, header_view(None if v is None else bytes(v))) for k, v in raw.headers)
             if stored_headers and raw.headers
             else raw.headers,
         )

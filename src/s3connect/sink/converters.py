@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -14,7 +15,7 @@ from s3connect.transforms.base import DataError
 from s3connect.transforms.value_parser import parse_string
 from s3connect.transforms.values import convert_to_string
 
-__all__ = ["build_converter", "header_text", "shared_registry"]
+__all__ = ["HEADER_TEXTS", "build_converter", "header_text", "shared_registry"]
 
 
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
@@ -67,3 +68,23 @@ def header_text(data: bytes | None) -> bytes | None:
     except (DataError, RecursionError, ValueError):  # the converter's fallback: the raw value
         return text.encode("utf-8")
     return None if converted is None else converted.encode("utf-8")
+
+
+def _string_header_text(data: bytes | None) -> bytes | None:
+    """``header.converter=StringConverter``: the value's text as it is (UTF-8, malformed bytes
+    replaced), written unchanged by ``Values.convertToString``."""
+    return None if data is None else bytes(data).decode("utf-8", "replace").encode("utf-8")
+
+
+def _bytes_header_text(data: bytes | None) -> bytes | None:
+    """``header.converter=ByteArrayConverter``: the value's bytes, which
+    ``Values.convertToString`` writes in Base64."""
+    return None if data is None else base64.b64encode(bytes(data))
+
+
+HEADER_TEXTS: dict[str, Callable[[bytes | None], bytes | None]] = {
+    "simple": header_text,
+    "string": _string_header_text,
+    "bytearray": _bytes_header_text,
+}
+"""What the headers file writes of a header value, by ``header.converter``."""

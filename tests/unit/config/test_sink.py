@@ -260,6 +260,20 @@ def test_partitioner_class_and_short_name_equivalent(short: str) -> None:
     assert by_class.partitioner_class == PARTITIONER_CLASSES[short]
 
 
+def test_header_converter() -> None:
+    assert build().converters.header == "simple"
+    string = with_keys({"header.converter": "org.apache.kafka.connect.storage.StringConverter"})
+    assert string.converters.header == "string"
+    assert string.converters.describe()["header.converter"] == (
+        "org.apache.kafka.connect.storage.StringConverter"
+    )
+    assert with_keys({"header.converter": "ByteArrayConverter"}).converters.header == "bytearray"
+    assert "header.converter" not in build().converters.describe()
+    message = problems({"header.converter": "org.apache.kafka.connect.json.JsonConverter"})
+    assert "header.converter" in message
+    assert "org.apache.kafka.connect.storage.SimpleHeaderConverter" in message
+
+
 def test_converter_class_names() -> None:
     c = with_keys(
         {

@@ -697,6 +697,32 @@ def test_headers_file_values_are_what_kafka_connect_writes(tmp_path: Path) -> No
     assert values == ["1.5", "1000", "7", "[1,2]", "00:00:00.000Z", "5", "TRUE", "", "a b"]
 
 
+@pytest.mark.parametrize(
+    ("converter", "expected"),
+    [
+        # StringConverter.toConnectHeader: the text as it is (malformed UTF-8 replaced)
+        ("org.apache.kafka.connect.storage.StringConverter", ["1.50", "007", "", "\ufffdx"]),
+        # ByteArrayConverter: bytes, which Values.convertToString writes in Base64
+        (
+            "org.apache.kafka.connect.converters.ByteArrayConverter",
+            ["MS41MA==", "MDA3", "", "/3g="],
+        ),
+    ],
+)
+def test_headers_file_values_follow_header_converter(
+    tmp_path: Path, converter: str, expected: list[str]
+) -> None:
+    ctx = build_writer_context(_config(tmp_path, **{
+        "store.kafka.headers": "true", "headers.format.class": "json", "flush.size": "1",
+        "header.converter": converter,
+    }))  # fmt: skip
+    texts = [b"1.50", b"007", b"", b"\xffx"]
+    raw = RawRecord("t", 0, 0, 1, None, b"{}", tuple((f"h{i}", t) for i, t in enumerate(texts)))
+    TopicPartitionWriter(ctx, "t", 0).write([raw], 0)
+    line = (tmp_path / "out/topics/t/partition=0/t+0+0000000000.headers.json").read_text()
+    assert [h["value"] for h in json.loads(line)["headers"]] == expected
+
+
 def test_pending_chunks_carry_the_converted_records(tmp_path: Path) -> None:
     ctx = build_writer_context(_config(tmp_path))
     writer = TopicPartitionWriter(ctx, "t", 0)
