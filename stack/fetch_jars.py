@@ -2,8 +2,9 @@
 
 - ``.deps/kafka-libs``: the Apache Kafka broker (``stack/kafka-pom.xml``), run by
   ``stack/stack.py``.
-- ``.deps/connect-libs``: Kafka Connect's JsonConverter (``stack/connect-pom.xml``), run by the
-  tests beside ours as the reference for JSON (``tests/reference/``).
+- ``.deps/connect-libs``: Kafka Connect's JsonConverter and transforms, and Joda-Time
+  (``stack/connect-pom.xml``), run by the tests beside ours as the reference (``tests/reference/``).
+  Fetched again whenever that POM changes (its copy is kept as ``.pom``).
 - ``.deps/spark-jars``: the Spark Kafka connector, spark-avro and Delta (``stack/spark-pom.xml``)
   minus every artifact PySpark's own ``jars/`` already has (as ``spark.jars.packages`` would skip
   Spark's modules), put on ``spark.jars`` by :func:`s3connect.spark.session.get_spark`.

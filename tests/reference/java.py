@@ -1,6 +1,6 @@
-"""Kafka Connect's own Java code run beside ours: ``JsonFormatReference.java`` and
-``TransformReference.java`` compiled once per test session against ``.deps/connect-libs``
-(``make install``) and fed values on stdin."""
+"""Kafka Connect's own Java code run beside ours: ``JsonFormatReference.java``,
+``TransformReference.java`` and ``JodaReference.java`` compiled once per build folder against
+``.deps/connect-libs`` (``make install``) and fed values on stdin."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 LIBS = ROOT / ".deps" / "connect-libs"
 SOURCES = [
-    Path(__file__).with_name(n) for n in ("JsonFormatReference.java", "TransformReference.java")
+    Path(__file__).with_name(n)
+    for n in ("JsonFormatReference.java", "TransformReference.java", "JodaReference.java")
 ]
 
 
@@ -23,6 +24,7 @@ SOURCES = [
 def _classes(out: Path) -> str:
     """The classpath of the compiled reference (compiled into ``out`` on first use)."""
     assert any(LIBS.glob("connect-json-*.jar")), f"no Kafka Connect jars in {LIBS}: make install"
+    assert any(LIBS.glob("joda-time-*.jar")), f"no Joda-Time jar in {LIBS}: make install"
     classpath = f"{out}:{LIBS}/*"
     subprocess.run(["javac", "-cp", f"{LIBS}/*", "-d", str(out), *map(str, SOURCES)], check=True)
     return classpath
@@ -67,5 +69,30 @@ def transform_results(
             out.append((topic, base64.b64decode(data)))
         else:
             out.append(None if status == "DROPPED" else rest)
+    assert len(out) == len(cases), done.stderr[-2000:]
+    return out
+
+
+def joda_results(cases: Sequence[Sequence[str | int]], build: Path) -> list[tuple[bool, str]]:
+    """For each case, Joda-Time's answer as ``JodaReference`` computes it: (True, the text) or
+    (False, "<exception class>: <message>"). A case is ``("F", pattern, zone, locale, millis)``
+    (``DateTimeFormat`` printing), ``("P", path_format, duration_ms, zone, locale, millis)``
+    (``TimeBasedPartitioner``'s encoded partition), ``("Z", zone, millis)`` (``forID``'s
+    ``getID()`` and ``getOffset``, spaced) or ``("I", text)`` (the RecordField extractor's epoch
+    millis for a string)."""
+
+    def line(case: Sequence[str | int]) -> str:
+        kind, text, *rest = case
+        encoded = base64.b64encode(str(text).encode()).decode()
+        return "\t".join([str(kind), encoded, *map(str, rest)]) + "\n"
+
+    done = subprocess.run(
+        ["java", "-cp", _classes(build), "JodaReference"],
+        input="".join(map(line, cases)), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    out: list[tuple[bool, str]] = []
+    for answer in done.stdout.splitlines():
+        status, _, rest = answer.partition(" ")
+        out.append((True, base64.b64decode(rest).decode()) if status == "OK" else (False, rest))
     assert len(out) == len(cases), done.stderr[-2000:]
     return out

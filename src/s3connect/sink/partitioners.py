@@ -31,6 +31,7 @@ from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.errors import ConfigError, PartitionError
+from s3connect.transforms.jvm import java_trim
 from s3connect.util.javamath import java_div
 from s3connect.util.timeformat import JodaFormatter, JodaZone, parse_iso_datetime
 
@@ -484,13 +485,14 @@ class TimeBasedPartitioner(_PathMixin):
                 f"partition.duration.ms: invalid value {partition_duration_ms}: "
                 "Partition duration needs to be a positive."
             )
-        if not path_format.strip() or path_format == directory_delim:
+        # Confluent's StringUtils.isBlank: Java's trim (every character up to U+0020) leaves "".
+        if not java_trim(path_format) or path_format == directory_delim:
             raise ConfigError(f"path.format: invalid value {path_format!r}: cannot be empty.")
-        if directory_delim.strip() and path_format.endswith(directory_delim):
+        if java_trim(directory_delim) and path_format.endswith(directory_delim):
             path_format = path_format[: -len(directory_delim)]
-        if not locale.strip():
+        if not java_trim(locale):
             raise ConfigError(f"locale: invalid value {locale!r}: Locale cannot be empty.")
-        if not timezone.strip():
+        if not java_trim(timezone):
             raise ConfigError(f"timezone: invalid value {timezone!r}: Timezone cannot be empty.")
         try:
             zone = JodaZone.for_id(timezone)

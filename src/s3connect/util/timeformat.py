@@ -3,24 +3,31 @@
 Confluent's ``TimeBasedPartitioner`` formats bucket instants with Joda-Time
 ``DateTimeFormat.forPattern(path.format).withZone(zone).withLocale(locale)`` and its
 ``RecordField`` extractor parses strings with ``ISODateTimeFormat.dateTimeParser()``. This module
-reproduces both (Joda-Time 2.x semantics), plus the two ``DateTimeZone`` conversions the
-partitioner's bucketing relies on.
+reproduces both as Joda-Time 2.13.1 (the version storage-common pins) does on Java 17, plus
+``DateTimeZone.forID`` and the two conversions the partitioner's bucketing relies on;
+``tests/reference/test_joda.py`` runs the real Joda beside it.
 
 Supported pattern letters (as Joda): ``G`` era, ``C`` century of era, ``Y`` year of era, ``x``
 weekyear, ``w`` week of weekyear, ``e`` day of week (number), ``E`` day of week (text), ``y`` year,
 ``D`` day of year, ``M`` month (number for 1-2 letters, text for 3+), ``d`` day of month, ``a``
 half-day, ``K`` hour of half-day (0-11), ``h`` clock hour of half-day (1-12), ``H`` hour of day
-(0-23), ``k`` clock hour of day (1-24), ``m`` minute, ``s`` second, ``S`` fraction of second, ``z``
-zone name, ``Z`` offset (``Z``: ``-0500``, ``ZZ``: ``-05:00``, ``+0000`` at UTC) or zone id
-(``ZZZ``); text in single quotes is literal and ``''`` is a quote. Other ASCII letters are errors.
-A count of 2 on ``y``/``Y``/``x`` prints the two-digit (pivot) year; other counts pad to the count.
+(0-23), ``k`` clock hour of day (1-24), ``m`` minute, ``s`` second, ``S`` fraction of second (at
+most 15 digits printed), ``z`` zone name, ``Z`` offset (``Z``: ``-0500``, ``ZZ``: ``-05:00``,
+``+0000`` at UTC) or zone id (``ZZZ``); text in single quotes is literal and ``''`` is a quote.
+Other ASCII letters are errors. A count of 2 on ``y``/``Y``/``x`` prints the two-digit (pivot)
+year; other counts pad to the count.
 
-Limits (documented, checked when a formatter is built): instants must fall in years 1-9999; text
-names (``G E MMM a``) exist for the locales Java 17 gives for ``en de fr es it nl pt``; like
-``new Locale(s)`` in Java, any value with a region (``en_US``) is an unknown language and gets
-Java's root names (``Mar``, ``Sun``, ``CE``); other bare languages are rejected when a text letter
-is used. ``z`` (zone names, which Joda takes from the JDK's locale data: ``EST``, ``MEZ``,
-``BRT``) is valid in a pattern but rejected by :class:`JodaFormatter`.
+Zones are Joda's IDs (its tz database, 2025a: an alias prints as its canonical ID) with this
+machine's offsets for them (``zoneinfo``), or fixed offsets.
+
+Limits (documented, checked when a formatter is built or an instant printed): instants must fall
+in years 1-9999 (Joda prints years beyond); text names (``G E MMM a``) exist for the locales Java
+17 gives for ``en de fr es it nl pt``; like ``new Locale(s)`` in Java, any value with a region
+(``en_US``) is an unknown language and gets Java's root names (``Mar``, ``Sun``, ``CE``); other
+bare languages are rejected when a text letter is used. ``z`` (zone names, which Joda takes from
+the JDK's locale data: ``EST``, ``MEZ``, ``BRT``) is valid in a pattern but rejected by
+:class:`JodaFormatter`. The ISO parser takes every year Joda does, but refuses the few instants
+whose arithmetic overflows a long in Joda (which then returns a wrapped value).
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from datetime import timezone as _fixed_timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from s3connect.util.jodazones import joda_zone
 
 __all__ = [
     "JodaFormatter",
@@ -51,6 +60,10 @@ _KNOWN_LETTERS = frozenset("GCYxwyeEDMdaKhHkmsSzZ")
 # Zones
 
 
+_UTC_IDS = frozenset({"UTC", "Z", "UT"})  # forID gives Joda's UTC for these
+_OFFSET_ID = re.compile(r"(?:UTC|GMT|UT)?(?=[+-])")
+
+
 @dataclass(frozen=True, slots=True)
 class JodaZone:
     """A time zone with Joda ``DateTimeZone`` conversions; build it with :meth:`for_id`."""
@@ -60,33 +73,44 @@ class JodaZone:
 
     @classmethod
     def for_id(cls, zone_id: str) -> JodaZone:
-        """Resolve a zone like ``DateTimeZone.forID``: ``UTC``, a tz database id or ``+hh:mm``.
+        """Resolve a zone like ``DateTimeZone.forID``: ``UTC``, an ID of Joda's tz database (an
+        alias resolves to its canonical ID, as ``getID()`` prints it) or an offset
+        ``±hh[[:]mm[[:]ss[[.]SSS]]]``, bare or after ``UTC``/``GMT``/``UT``.
 
         Raises:
-            ValueError: the id is blank or unknown.
+            ValueError: Joda does not recognise the id (or this machine's tz database lacks it).
         """
-        if zone_id == "UTC":
+        if zone_id in _UTC_IDS:
             return cls("UTC", UTC)
-        if zone_id[:1] in ("+", "-"):
-            m = re.fullmatch(r"([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?", zone_id)
-            if m is None:
-                raise ValueError(f"The datetime zone id '{zone_id}' is not recognised")
-            sign = -1 if m.group(1) == "-" else 1
-            ms = (int(m.group(2)) * 3600 + int(m.group(3) or 0) * 60 + int(m.group(4) or 0)) * 1000
-            if ms == 0:
-                return cls("UTC", UTC)
-            if ms >= 24 * _MS_HOUR:
-                raise ValueError(f"The datetime zone id '{zone_id}' is not recognised")
-            offset = timedelta(milliseconds=sign * ms)
-            return cls(_print_offset(sign * ms), _fixed_timezone(offset))
-        try:
-            return cls(zone_id, ZoneInfo(zone_id))
-        except (ZoneInfoNotFoundError, ValueError) as e:
-            raise ValueError(f"The datetime zone id '{zone_id}' is not recognised") from e
+        known = joda_zone(zone_id)
+        if known is not None:
+            try:
+                return cls(known[0], ZoneInfo(known[1]))
+            except (ZoneInfoNotFoundError, ValueError) as e:
+                raise ValueError(
+                    f"The datetime zone id '{zone_id}' is not in this machine's tz database"
+                ) from e
+        prefixed = _OFFSET_ID.match(zone_id)  # Joda's provider reads GMT+01:00 as +01:00
+        if prefixed is not None:
+            cur = _Cursor(zone_id[prefixed.end() :])
+            ms = _parse_offset(cur, zero_text=None)
+            if ms is not None and cur.pos == len(cur.text):
+                if ms == 0:
+                    return cls("UTC", UTC)
+                return cls(_print_offset(ms), _fixed_timezone(timedelta(milliseconds=ms)))
+        raise ValueError(f"The datetime zone id '{zone_id}' is not recognised")
 
     def offset_ms(self, instant_ms: int) -> int:
-        """The zone's offset from UTC in milliseconds at an instant (``getOffset``)."""
-        off = _aware(instant_ms).astimezone(self.tz).utcoffset()
+        """The zone's offset from UTC in milliseconds at an instant (``getOffset``).
+
+        Raises:
+            ValueError: the instant is outside years 1-9999 (UTC).
+        """
+        moment = _aware(instant_ms)
+        try:
+            off = moment.astimezone(self.tz).utcoffset()
+        except OverflowError:  # local time past year 1 or 9999: no transition so near, read by UTC
+            off = self.tz.utcoffset(moment.replace(tzinfo=None))
         return 0 if off is None else off // _ONE_MS
 
     def convert_utc_to_local(self, instant_ms: int) -> int:
@@ -155,7 +179,7 @@ class _Symbols:
     eras: tuple[str, str]  # BC, AD
 
 
-# Names as Joda-Time 2.14 prints them on Java 17 (CLDR); "" is Java's root locale, which any
+# Names as Joda-Time 2.13.1 prints them on Java 17 (CLDR); "" is Java's root locale, which any
 # locale string Java does not know as a language (``en_US``, ``de-DE``, ``xx``) falls back to.
 _SYMBOLS: dict[str, _Symbols] = {
     "en": _Symbols(
@@ -302,6 +326,8 @@ def _compile(pattern: str) -> list[_Field | str]:
             raise ValueError(f"Illegal pattern component: {token}")
         else:
             out.append(_Field(c, len(token), two_digit=c in "xyY" and len(token) == 2))
+    if not any(out):  # only a lone quote: Joda's builder has nothing to print
+        raise ValueError("Both printing and parsing not supported (the pattern prints nothing)")
     return out
 
 
@@ -322,17 +348,12 @@ def _pad(value: int, width: int) -> str:
 
 
 def _fraction(millis: int, count: int) -> str:
-    """Joda's ``Fraction`` printer for ``S`` repeated ``count`` times (min = max = count)."""
+    """Joda's ``Fraction`` printer for ``S`` repeated ``count`` times: ``count`` zeros for a whole
+    second, else at most 15 digits (its 18-digit cap, less what overflows a long), truncated."""
     if millis == 0:
         return "0" * count
-    digits = count
-    while True:  # getFractionData: shrink until 1000 * scalar fits a Java long
-        scalar = 10**digits if 1 <= digits <= 18 else 1
-        if 1000 * scalar <= 2**63 - 1:
-            break
-        digits -= 1
-    text = str(millis * scalar // 1000)
-    return text.rjust(digits, "0")
+    digits = min(count, 15)
+    return str(millis * 10**digits // 1000).rjust(digits, "0")
 
 
 class JodaFormatter:
@@ -444,6 +465,9 @@ def format_instant(instant_ms: int, pattern: str, zone: str = "UTC", locale: str
 # ISO-8601 parsing (ISODateTimeFormat.dateTimeParser)
 
 _DIGITS = re.compile(r"[0-9]+")
+_YEARS = (-292_275_055, 292_278_994)  # what Joda's year field takes while parsing
+_WEEKYEARS = 292_278_993  # its weekyear field checks the absolute value
+_LONGS = (-(2**63), 2**63 - 1)
 
 
 class _Cursor:
@@ -455,14 +479,26 @@ class _Cursor:
         return self.text[self.pos : self.pos + n]
 
     def digit_at(self, k: int = 0) -> bool:
-        """Whether the character ``k`` places ahead is an ASCII digit."""
-        return "0" <= self.text[self.pos + k : self.pos + k + 1] <= "9" and (
-            self.pos + k < len(self.text)
-        )
+        """Whether the character ``k`` places ahead is an ASCII digit (Joda reads no others)."""
+        return "0" <= self.text[self.pos + k : self.pos + k + 1] <= "9"
+
+    def digits(self, most: int) -> int:
+        """How many ASCII digits (at most ``most``) follow."""
+        n = 0
+        while n < most and self.digit_at(n):
+            n += 1
+        return n
 
     def literal(self, s: str) -> bool:
         if self.peek(len(s)).upper() == s.upper():
             self.pos += len(s)
+            return True
+        return False
+
+    def separated(self, sep: str) -> bool:
+        """Step over ``sep`` if a digit follows it."""
+        if self.peek() == sep and self.digit_at(1):
+            self.pos += 1
             return True
         return False
 
@@ -482,9 +518,8 @@ class _Cursor:
 
 def _parse_fraction(cur: _Cursor, unit_ms: int) -> int | None:
     """Joda's ``Fraction.parseInto`` (up to 9 digits, truncated to milliseconds)."""
-    if cur.peek() not in (".", ","):
+    if cur.peek() not in (".", ",") or not cur.digit_at(1):
         return None
-    start = cur.pos
     cur.pos += 1
     value, n, length = 0, unit_ms * 10, 0
     while length < 9 and cur.digit_at():
@@ -492,58 +527,59 @@ def _parse_fraction(cur: _Cursor, unit_ms: int) -> int | None:
         value += int(cur.peek()) * n
         cur.pos += 1
         length += 1
-    if length == 0:
-        cur.pos = start
-        return None
     return value // 10
 
 
-def _parse_offset(cur: _Cursor) -> int | None:
-    """Joda's ``TimeZoneOffset.parseInto`` with zero text ``Z`` (hh, hh:mm, hhmm, ... .SSS)."""
-    if cur.literal("Z"):
+def _parse_offset(cur: _Cursor, zero_text: str | None = "Z") -> int | None:
+    """Joda's ``TimeZoneOffset.parseInto``: ``zero_text`` (any case), or a sign, two-digit hours
+    and then ``:mm[:ss[.SSS]]`` or ``mm[ss[SSS]]`` (a separator decides); None, the cursor not
+    moved, when it does not parse."""
+    if zero_text is not None and cur.literal(zero_text):
         return 0
     start = cur.pos
     sign = cur.peek()
-    if sign not in ("+", "-") or not (cur.digit_at(1) and cur.digit_at(2)):
+    if sign not in ("+", "-"):
         return None
     cur.pos += 1
-    hours = int(cur.peek(2))
-    if hours > 23:
+    total = _two_digits(cur, 23)
+    if total is None:
         cur.pos = start
         return None
-    cur.pos += 2
-    total = hours * _MS_HOUR
+    total *= _MS_HOUR
     separators = cur.peek() == ":"
     if separators or cur.digit_at():
         if separators:
             cur.pos += 1
-        for unit, sep in ((_MS_MINUTE, ""), (1000, ":")):
-            if unit == 1000 and separators:
-                if cur.peek() != sep:
+        for unit, prefix in ((_MS_MINUTE, ""), (1000, ":"), (1, ".,")):
+            if unit != _MS_MINUTE and separators:
+                if not cur.peek() or cur.peek() not in prefix:
                     break
                 cur.pos += 1
-            if not (cur.digit_at() and cur.digit_at(1)):
-                if separators or cur.digit_at():
-                    cur.pos = start
-                    return None
+            if not separators and not cur.digit_at():
                 break
-            value = int(cur.peek(2))
-            if value > 59:
+            value = _two_digits(cur, 59) if unit != 1 else _millis(cur)
+            if value is None:
                 cur.pos = start
                 return None
             total += value * unit
-            cur.pos += 2
-        else:
-            if separators and cur.peek() in (".", ","):
-                cur.pos += 1
-            elif separators:
-                return -total if sign == "-" else total
-            digits = 0
-            while digits < 3 and cur.digit_at():
-                total += int(cur.peek()) * (100, 10, 1)[digits]
-                cur.pos += 1
-                digits += 1
     return -total if sign == "-" else total
+
+
+def _two_digits(cur: _Cursor, most: int) -> int | None:
+    """Two digits of at most ``most``, or None."""
+    if cur.digits(2) < 2 or int(cur.peek(2)) > most:
+        return None
+    cur.pos += 2
+    return int(cur.text[cur.pos - 2 : cur.pos])
+
+
+def _millis(cur: _Cursor) -> int | None:
+    """One to three digits of a second's fraction, in milliseconds."""
+    n = cur.digits(3)
+    if n == 0:
+        return None
+    cur.pos += n
+    return int(cur.text[cur.pos - n : cur.pos].ljust(3, "0"))
 
 
 def _parse_time(cur: _Cursor) -> int | None:
@@ -551,22 +587,15 @@ def _parse_time(cur: _Cursor) -> int | None:
     hour = cur.number(2)
     if hour is None:
         return None
-    if hour > 23:
-        raise ValueError(f"hourOfDay {hour} must be in the range [0,23]")
+    _check("hourOfDay", hour, 0, 23)
     ms = hour * _MS_HOUR
-    if cur.peek() == ":" and cur.peek(2)[1:2].isdigit():
-        cur.pos += 1
-        minute = cur.number(2)
-        assert minute is not None
-        if minute > 59:
-            raise ValueError(f"minuteOfHour {minute} must be in the range [0,59]")
+    if cur.separated(":"):
+        minute = cur.number(2) or 0
+        _check("minuteOfHour", minute, 0, 59)
         ms += minute * _MS_MINUTE
-        if cur.peek() == ":" and cur.peek(2)[1:2].isdigit():
-            cur.pos += 1
-            second = cur.number(2)
-            assert second is not None
-            if second > 59:
-                raise ValueError(f"secondOfMinute {second} must be in the range [0,59]")
+        if cur.separated(":"):
+            second = cur.number(2) or 0
+            _check("secondOfMinute", second, 0, 59)
             ms += second * 1000 + (_parse_fraction(cur, 1000) or 0)
         else:
             ms += _parse_fraction(cur, _MS_MINUTE) or 0
@@ -575,98 +604,112 @@ def _parse_time(cur: _Cursor) -> int | None:
     return ms
 
 
-def _parse_date(cur: _Cursor) -> int:
-    """date-element (calendar, week or ordinal date, longest match wins); days since epoch."""
+def _check(field: str, value: int, low: int, high: int) -> None:
+    """Joda's ``verifyValueBounds``."""
+    if not low <= value <= high:
+        raise ValueError(f"Value {value} for {field} must be in the range [{low},{high}]")
+
+
+def _parse_date(cur: _Cursor) -> tuple[str, tuple[int, ...]]:
+    """date-element: a calendar, ordinal or week date, the longest that parses (the first of
+    equals, as Joda's ``MatchingParser``), as its kind and numbers."""
     start = cur.pos
-    candidates: list[tuple[int, tuple[str, tuple[int, ...]]]] = []
     year = cur.number(9, signed=True)
-    if year is not None:
-        after_year = cur.pos
-        # yyyy ['-' MM ['-' dd]]
-        fields: tuple[int, ...] = (year,)
-        if cur.peek() == "-" and cur.peek(2)[1:2].isdigit():
-            cur.pos += 1
-            month = cur.number(2)
-            assert month is not None
-            fields = (year, month)
-            if cur.peek() == "-" and cur.peek(2)[1:2].isdigit():
-                cur.pos += 1
-                dom = cur.number(2)
-                assert dom is not None
-                fields = (year, month, dom)
-        candidates.append((cur.pos, ("cal", fields)))
-        # yyyy '-' DDD
-        cur.pos = after_year
-        if cur.peek() == "-" and cur.peek(2)[1:2].isdigit():
-            cur.pos += 1
-            doy = cur.number(3)
-            assert doy is not None
-            candidates.append((cur.pos, ("ord", (year, doy))))
-        # xxxx '-W' ww ['-' e]
-        cur.pos = after_year
-        if cur.literal("-W"):
-            week = cur.number(2)
-            if week is not None:
-                wfields: tuple[int, ...] = (year, week)
-                if cur.peek() == "-" and cur.peek(2)[1:2].isdigit():
-                    cur.pos += 1
-                    dow = cur.number(1)
-                    assert dow is not None
-                    wfields = (year, week, dow)
-                candidates.append((cur.pos, ("week", wfields)))
-    if not candidates:
+    if year is None:
         raise ValueError(f"Invalid format: {cur.text!r} is malformed at {cur.text[start:]!r}")
-    end, (kind, values) = max(candidates, key=lambda c: c[0])  # first longest, as Joda
+    after_year = cur.pos
+    candidates: list[tuple[int, str, tuple[int, ...]]] = []
+    fields: tuple[int, ...] = (year,)  # yyyy ['-' MM ['-' dd]]
+    if cur.separated("-"):
+        fields = (year, cur.number(2) or 0)
+        if cur.separated("-"):
+            fields = (*fields, cur.number(2) or 0)
+    candidates.append((cur.pos, "cal", fields))
+    cur.pos = after_year  # yyyy '-' DDD
+    if cur.separated("-"):
+        day_of_year = cur.number(3) or 0
+        candidates.append((cur.pos, "ord", (year, day_of_year)))
+    cur.pos = after_year  # xxxx '-W' ww ['-' e]
+    if cur.literal("-W") and (week := cur.number(2)) is not None:
+        fields = (year, week)
+        if cur.separated("-"):
+            fields = (year, week, cur.number(1) or 0)
+        candidates.append((cur.pos, "week", fields))
+    end, kind, fields = max(candidates, key=lambda c: c[0])
     cur.pos = end
-    try:
-        if kind == "cal":
-            y, mo, d = (*values, 1, 1)[:3]
-            when = datetime(y, mo, d)
-        elif kind == "ord":
-            y, doy = values
-            when = datetime(y, 1, 1) + timedelta(days=doy - 1)
-            if doy < 1 or when.year != y:
-                raise ValueError(f"dayOfYear {doy} is out of range for {y}")
-        else:
-            y, w, dow = (*values, 1)[:3]
-            when = datetime.fromisocalendar(y, w, dow)
-    except (ValueError, OverflowError) as e:
-        raise ValueError(f"Cannot parse {cur.text!r}: {e}") from e
-    return (when - _EPOCH_NAIVE).days
+    return kind, fields
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days from 1970-01-01 to a proleptic Gregorian date of any year (ISOChronology)."""
+    year -= month <= 2
+    era, year_of_era = divmod(year, 400)
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146_097 + days - 719_468
+
+
+def _week_one(weekyear: int) -> int:
+    """The day (from the epoch) of the Monday that starts ISO week 1 of ``weekyear``."""
+    jan4 = _days_from_civil(weekyear, 1, 4)
+    return jan4 - (jan4 + 3) % 7
+
+
+def _date_days(kind: str, fields: tuple[int, ...]) -> int:
+    """Days from the epoch of a parsed date, its fields checked as Joda sets them."""
+    year = fields[0]
+    if kind == "week":
+        _check("weekyear", abs(year), _YEARS[0] + 1, _YEARS[1] - 1)
+        if year <= _YEARS[0]:  # Joda takes it, but its week arithmetic overflows there
+            raise ValueError(f"weekyear {year} is outside the epoch milliseconds Joda can hold")
+        week, dow = (*fields[1:], 1)[:2]
+        _check("weekOfWeekyear", week, 1, (_week_one(year + 1) - _week_one(year)) // 7)
+        _check("dayOfWeek", dow, 1, 7)
+        return _week_one(year) + (week - 1) * 7 + dow - 1
+    _check("year", year, *_YEARS)
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if kind == "ord":
+        _check("dayOfYear", fields[1], 1, 365 + leap)
+        return _days_from_civil(year, 1, 1) + fields[1] - 1
+    month, day = (*fields[1:], 1, 1)[:2]
+    _check("monthOfYear", month, 1, 12)
+    _check("dayOfMonth", day, 1, 28 + leap if month == 2 else 30 + (month + month // 8) % 2)
+    return _days_from_civil(year, month, day)
 
 
 def parse_iso_datetime(text: str) -> int:
     """Parse like Joda ``ISODateTimeFormat.dateTimeParser().parseMillis`` with a UTC default zone.
 
     Accepts ``[date]['T'[time][offset]]`` or ``'T' time [offset]``: calendar (``2024-03-10``),
-    ordinal (``2024-070``) and week (``2024-W10-7``) dates, fields of one or two digits, decimal
-    fractions of the last time unit (``.`` or ``,``, up to 9 digits), offsets ``Z``/``±hh[:mm]``.
-    A value without an offset is read as UTC (the JVM default zone on Confluent's images).
+    ordinal (``2024-070``) and week (``2024-W10-7``) dates of any year Joda holds (signed, up to
+    9 digits), fields of one or two digits, decimal fractions of the last time unit (``.`` or
+    ``,``, up to 9 digits), offsets ``Z`` or ``±hh[:mm[:ss[.SSS]]]``. A value without an offset
+    is read as UTC (the JVM default zone on Confluent's images).
 
     Returns:
         Epoch milliseconds.
 
     Raises:
-        ValueError: the text is not a Joda ISO date-time or names an impossible date.
+        ValueError: the text is not a Joda ISO date-time, names an impossible date, or (where
+            Joda's arithmetic overflows a long) an instant beyond Joda's years.
     """
     cur = _Cursor(text)
-    day_ms = 0
-    time_ms = 0
-    offset = 0
-    if cur.literal("T"):
-        t = _parse_time(cur)
-        if t is None:
-            raise ValueError(f"Invalid format: {text!r}")
-        time_ms = t
-        parsed = _parse_offset(cur)
-        offset = parsed or 0
-    else:
-        day_ms = _parse_date(cur) * 86_400_000
+    day_ms, time_ms, offset = 0, 0, 0
+    try:
         if cur.literal("T"):
-            t = _parse_time(cur)
-            time_ms = t or 0
-            parsed = _parse_offset(cur)
-            offset = parsed or 0
-    if cur.pos != len(text):
-        raise ValueError(f"Invalid format: {text!r} is malformed at {text[cur.pos :]!r}")
-    return day_ms + time_ms - offset
+            parsed = _parse_time(cur)
+            if parsed is None:
+                raise ValueError(f"Invalid format: {text!r} is malformed at {text[1:]!r}")
+            time_ms, offset = parsed, _parse_offset(cur) or 0
+        else:
+            day_ms = _date_days(*_parse_date(cur)) * 86_400_000
+            if cur.literal("T"):
+                time_ms, offset = _parse_time(cur) or 0, _parse_offset(cur) or 0
+        if cur.pos != len(text):
+            raise ValueError(f"Invalid format: {text!r} is malformed at {text[cur.pos :]!r}")
+    except ValueError as e:
+        raise ValueError(f"Cannot parse {text!r}: {e}") from e
+    millis = day_ms + time_ms - offset
+    if not _LONGS[0] <= millis <= _LONGS[1]:
+        raise ValueError(f"Cannot parse {text!r}: outside the epoch milliseconds Joda can hold")
+    return millis

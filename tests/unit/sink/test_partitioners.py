@@ -315,6 +315,23 @@ def test_time_based_config_errors(kwargs: dict[str, Any], match: str) -> None:
         TimeBasedPartitioner(**args)
 
 
+def test_blank_is_javas_trim() -> None:
+    """Confluent's ``StringUtils.isBlank`` trims with Java's ``trim`` (up to U+0020): a no-break
+    space is a path format; a tab-only locale is blank."""
+    p = TimeBasedPartitioner("\xa0", 3_600_000, "en", "UTC", RecordTimestampExtractor())
+    assert p.encode_timestamp(0) == "\xa0"
+    with pytest.raises(ConfigError, match="locale"):
+        TimeBasedPartitioner("HH", 3_600_000, "\t", "UTC", RecordTimestampExtractor())
+
+
+def test_a_bucket_in_year_1_of_an_instant_whose_local_time_is_year_0() -> None:
+    # 0001-01-01T00:35:55Z is 0000-12-31 in New York (LMT -04:56:02); Java's division rounds the
+    # bucket toward the epoch, into year 1, and Confluent prints it (Joda-Time 2.13.1's answer).
+    fmt = "'year'=YYYY/'month'=MM/'day'=dd/'hour'=HH"
+    p = TimeBasedPartitioner(fmt, 5364338894, "en", "America/New_York", RecordTimestampExtractor())
+    assert p.encode_timestamp(-62135594644439) == "year=0001/month=01/day=06/hour=07"
+
+
 def test_missing_record_timestamp_is_a_partition_error() -> None:
     with pytest.raises(PartitionError, match="offset=0"):
         hourly("UTC").encode_partition(SinkRecord("t", 0, 0, None, None, None), 0)

@@ -1,4 +1,5 @@
-"""Joda formatting, zone arithmetic and ISO parsing; expected values were printed by Joda 2.14."""
+"""Joda formatting, zone arithmetic and ISO parsing; expected values were printed by Joda-Time
+2.13.1 (``tests/reference/test_joda.py`` compares many more with Joda itself)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,21 @@ def test_fraction_of_second_truncates_and_pads_like_joda() -> None:
     assert format_instant(t, "S SS SSS SSSS", "UTC") == "1 12 123 1230"
     assert format_instant(t, "S" * 17, "UTC") == "123000000000000"  # Joda caps at 15 digits
     assert format_instant(T, "SSSSS", "UTC") == "00000"
+    assert format_instant(T + 11, "S" * 19, "UTC") == "011000000000000"  # 18-digit cap, then 15
+    assert format_instant(T, "S" * 19, "UTC") == "0" * 19  # a whole second: count zeros
+
+
+def test_a_pattern_that_prints_nothing_is_refused() -> None:
+    with pytest.raises(ValueError, match="Both printing and parsing not supported"):
+        validate_pattern("'")
+    assert format_instant(T, "HH'", "UTC") == "06"
+
+
+def test_instants_past_year_9999_are_refused_not_crashed() -> None:
+    last = 253402300799999  # 9999-12-31T23:59:59.999Z: 10000-01-01 in Kolkata
+    with pytest.raises(ValueError, match="outside years 1-9999"):
+        format_instant(last, "yyyy", "Asia/Kolkata")
+    assert format_instant(last, "yyyy", "UTC") == "9999"
 
 
 def test_midnight_clock_hours() -> None:
@@ -84,8 +100,38 @@ def test_zone_ids() -> None:
     assert JodaZone.for_id("+05:30").id == "+05:30"
     assert JodaZone.for_id("-0800").offset_ms(T) == -28_800_000
     assert JodaZone.for_id("+00:00").id == "UTC"
-    with pytest.raises(ValueError, match="not recognised"):
-        JodaZone.for_id("Mars/Olympus")
+    for bad in ("Mars/Olympus", "Factory", "localtime", "posixrules", "utc", "+5", "+05:3"):
+        with pytest.raises(ValueError, match="not recognised"):
+            JodaZone.for_id(bad)
+
+
+@pytest.mark.parametrize(
+    ("zone_id", "joda_id"),
+    [
+        ("Asia/Calcutta", "Asia/Kolkata"),  # aliases print as Joda's canonical ID
+        ("US/Eastern", "America/New_York"),
+        ("EST", "America/Panama"),
+        ("GMT", "Etc/GMT"),
+        ("MET", "CET"),
+        ("Z", "UTC"),
+        ("UT", "UTC"),
+        ("GMT+01:00", "+01:00"),  # the provider's GMT/UTC/UT prefixes
+        ("UTC-0530", "-05:30"),
+        ("GMT-00", "UTC"),
+        ("+01:02:03.004", "+01:02:03.004"),
+        ("+053000", "+05:30"),
+        ("+05:30:00,5", "+05:30:00.500"),
+    ],
+)
+def test_zone_ids_as_joda_prints_them(zone_id: str, joda_id: str) -> None:
+    assert JodaZone.for_id(zone_id).id == joda_id
+    assert format_instant(T, "ZZZ", zone_id) == joda_id
+
+
+def test_joda_zones_with_another_zones_offsets() -> None:
+    # Joda's CET has Europe/Brussels's history (tz 2024b): GMT in 1900, not +01:00.
+    assert JodaZone.for_id("CET").offset_ms(-2208988800000) == 0
+    assert JodaZone.for_id("EST").offset_ms(-2524521600000) == -19_088_000  # Panama, -05:18:08
 
 
 def test_convert_local_to_utc_in_gap_and_overlap() -> None:
@@ -120,6 +166,12 @@ def test_convert_local_to_utc_in_gap_and_overlap() -> None:
         ("2024-01-01T10:00-05:30:15.5", 1704123015500),
         ("1969-12-31T23:59:59.999Z", -1),
         ("+2024-01-01", 1704067200000),
+        ("0000-01-01", -62167219200000),  # any year Joda holds
+        ("-0001-12-31", -62167305600000),
+        ("10000-01-01", 253402300800000),
+        ("-0001-W52-7", -62167132800000),
+        ("292278993-12-31T23:59:59.999", 9223372017129599999),
+        ("2024-03-10T10:00+05:30:00.5", 1710045000000 - 500),
     ],
 )
 def test_parse_iso_datetime_matches_joda(text: str, expected: int) -> None:
@@ -138,6 +190,10 @@ def test_parse_iso_datetime_matches_joda(text: str, expected: int) -> None:
         "2024-01-01T10:00:00.1234567891Z",
         "2024-01-01T10:00:00Z ",
         "2024-01-01T10:00+05:",
+        "2024-01-01T10:00+05:30:15.",  # a fraction separator needs a digit
+        "2024-\u0660\u0663-10",  # Joda reads ASCII digits only
+        "2024-03-10T\u0661\u0660",
+        "292278994-12-31",  # Joda's arithmetic overflows a long there
         "",
     ],
 )
