@@ -61,3 +61,14 @@ def test_only_spark_and_app_import_pyspark() -> None:
             if layer not in ("spark", "app") and any(n.split(".")[0] == "pyspark" for n in names):
                 found.append(_name(path))
     assert found == []
+
+
+def test_every_integration_module_carries_the_integration_marker() -> None:
+    # `make unit` (-m "not integration") must not collect a test that needs the stack.
+    root = Path(__file__).resolve().parents[1] / "integration"
+    unmarked = [
+        p.relative_to(root).as_posix()
+        for p in sorted(root.rglob("test_*.py"))
+        if "pytestmark = pytest.mark.integration" not in p.read_text()
+    ]
+    assert unmarked == []

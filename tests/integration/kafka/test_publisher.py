@@ -13,6 +13,8 @@ import pytest
 from s3connect.errors import PublishError
 from s3connect.kafka.publisher import Publisher
 
+pytestmark = pytest.mark.integration
+
 
 def test_records_and_value_columns_arrive_in_order_with_keys_and_headers(
     kafka_bootstrap: str, make_topic: Callable[..., str], consume: Callable[..., list[Any]]
