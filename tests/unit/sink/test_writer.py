@@ -213,6 +213,26 @@ def test_avro_keys_and_headers_files(tmp_path: Path) -> None:
     ]
 
 
+def test_schemaless_keys_in_avro_keys_files_are_anything_records(tmp_path: Path) -> None:
+    # JsonConverter keys without schemas into the default (Avro) keys format: Confluent's
+    # KeyRecordView has a null schema, which AvroData writes as its Anything record (the whole
+    # keys file failed to be written before).
+    import io
+
+    import fastavro
+
+    ctx = build_writer_context(_config(tmp_path, **{
+        "store.kafka.keys": "true", "key.converter.schemas.enable": "false", "flush.size": "2",
+    }))  # fmt: skip
+    TopicPartitionWriter(ctx, "t", 0).write([_kv(0, b'"a"', b"1"), _kv(1, b"7", b"2")], 0)
+    data = (tmp_path / "out/topics/t/partition=0/t+0+0000000000.keys.avro").read_bytes()
+    keys = fastavro.reader(io.BytesIO(data))
+    assert keys.writer_schema["name"] == "io.confluent.connect.avro.Anything"  # type: ignore[index]
+    assert [{k: v for k, v in r.items() if v is not None} for r in keys] == [  # type: ignore[union-attr]
+        {"string": "a"}, {"long": 7},
+    ]  # fmt: skip
+
+
 def test_tombstones_written_to_their_encoded_partition(tmp_path: Path) -> None:
     ctx = build_writer_context(
         _config(
