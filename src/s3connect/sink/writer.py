@@ -200,7 +200,8 @@ class TopicPartitionWriter:
         self._has_saved = bool(state and state.open_files) and load_pending is not None
         self._open: dict[str, list[Entry]] = {}
         self._new: list[Entry] = []
-        self._avro = isinstance(ctx.format, AvroFormat) or isinstance(ctx.keys_format, AvroFormat)
+        self._avro_values = isinstance(ctx.format, AvroFormat)
+        self._avro_keys = isinstance(ctx.keys_format, AvroFormat)
         self._rejected: RecordError | None = None
         self._placing: RawRecord | None = None
         self.flushed = False
@@ -391,7 +392,7 @@ class TopicPartitionWriter:
                 header_texts(record)
             except ValueError as exc:
                 problem = str(exc)
-        if problem is None and self._avro:
+        if problem is None and (self._avro_values or self._avro_keys):
             problem = self._schemaless_problem(record)
         if problem is None:
             return None
@@ -400,16 +401,16 @@ class TopicPartitionWriter:
     def _schemaless_problem(self, record: SinkRecord) -> str | None:
         """A schemaless value (or key, in Avro keys files) of no Connect type, which AvroData's
         ``fromConnectData`` refuses as Confluent's writer writes the record."""
-        ctx = self._ctx
-        for fmt, schema, value in (
-            (ctx.format, record.value_schema, record.value),
-            (ctx.keys_format, record.key_schema, record.key),
-        ):
-            if isinstance(fmt, AvroFormat) and schema is None and value is not None:
-                try:
-                    anything_datum(value)
-                except ValueError as exc:
-                    return str(exc)
+        checked = []
+        if self._avro_values and record.value_schema is None and record.value is not None:
+            checked.append(record.value)
+        if self._avro_keys and record.key_schema is None and record.key is not None:
+            checked.append(record.key)
+        for value in checked:
+            try:
+                anything_datum(value)
+            except ValueError as exc:
+                return str(exc)
         return None
 
     def on_timer(self, now_ms: int) -> list[CommittedObject]:
