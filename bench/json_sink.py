@@ -24,7 +24,6 @@ values, for the FieldPartitioner). Then each variant runs in its own child proce
   ``region``. ``json-hourly``: HourlyPartitioner on the Kafka timestamps (UTC);
   ``json-time-field``: on the value's ``ts`` field (RecordField).
   ``string-json``: StringConverter -> JsonFormat (each value written as a JSON string).
-  ``string-bytes``: StringConverter -> ByteArrayFormat (the value's bytes, one line each).
   ``bytes-bytes``: ByteArrayConverter -> ByteArrayFormat (the speed issue's raw-bytes
   case: the same bytes as ``spark-text`` writes).
 - ``<s3connect variant>-baseline``: that variant run with another checkout's package
@@ -120,11 +119,6 @@ S3CONNECT_VARIANTS: dict[str, dict[str, str]] = {
         "timezone": "UTC",
     },
     "string-json": {**_STRING, **_JSON_FORMAT, **_DEFAULT},
-    "string-bytes": {
-        **_STRING,
-        "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",
-        **_DEFAULT,
-    },
     "bytes-bytes": {
         "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
         "format.class": "io.confluent.connect.s3.format.bytearray.ByteArrayFormat",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import BinaryIO
+from decimal import Decimal
+from typing import Any, BinaryIO
 
 import pyarrow as pa
 
@@ -19,10 +20,40 @@ from s3connect.formats.common import (
     write_parts,
 )
 
-__all__ = ["BYTES_SCHEMA", "ByteArrayFormat", "read_bytearray", "read_bytearray_column"]
+__all__ = [
+    "BYTES_SCHEMA",
+    "ByteArrayFormat",
+    "bytearray_problem",
+    "read_bytearray",
+    "read_bytearray_column",
+]
 
 BYTES_SCHEMA = ConnectSchema(Type.BYTES, optional=True)
 """The schema of ByteArray records (ByteArrayConverter's)."""
+
+# The Java classes Kafka Connect's converters give for these Python values (the text of
+# ByteArrayConverter's DataException names the value's class).
+_JAVA_CLASSES: dict[type, str] = {
+    str: "java.lang.String",
+    dict: "java.util.HashMap",
+    list: "java.util.ArrayList",
+    bool: "java.lang.Boolean",
+    int: "java.lang.Long",
+    float: "java.lang.Double",
+    Decimal: "java.math.BigDecimal",
+}
+
+
+def bytearray_problem(schema: ConnectSchema | None, value: Any) -> str | None:
+    """Why Kafka's ``ByteArrayConverter.fromConnectData``, which Confluent's ByteArrayFormat
+    writes each value (or key) with, refuses it (its ``DataException`` text), or None: a schema
+    other than bytes (StringConverter's strings among them), or a value that is not bytes."""
+    if schema is not None and schema.type is not Type.BYTES:
+        return f"Invalid schema type for ByteArrayConverter: {schema.type.name}"
+    if value is not None and not isinstance(value, bytes | bytearray | memoryview):
+        java = _JAVA_CLASSES.get(type(value), type(value).__name__)
+        return f"ByteArrayConverter is not compatible with objects of type class {java}"
+    return None
 
 
 class ByteArrayFormat:
@@ -51,7 +82,7 @@ class ByteArrayFormat:
         """Write one complete file of raw values to ``out``.
 
         Raises:
-            ValueError: no records, or a value that is neither bytes nor str (e.g. a null).
+            ValueError: no records, or a record :meth:`record_line` refuses.
         """
         if not records:
             raise ValueError("A file needs at least one record")
@@ -61,19 +92,18 @@ class ByteArrayFormat:
         """A record's value bytes and the separator.
 
         Raises:
-            ValueError: a value that is neither bytes nor str (e.g. a null).
+            ValueError: what ByteArrayConverter refuses (:func:`bytearray_problem`: a schema
+                other than bytes, a value that is not bytes), or a null.
         """
         value = record.value
-        if isinstance(value, str):
-            data = value.encode("utf-8")
-        elif isinstance(value, bytes | bytearray | memoryview):
-            data = bytes(value)
-        else:
+        problem = bytearray_problem(record.value_schema, value)
+        if problem is None and value is None:
+            problem = "ByteArrayFormat cannot write a null value"
+        if problem is not None:
             raise ValueError(
-                "ByteArrayFormat needs bytes values (ByteArrayConverter is not compatible "
-                f"with objects of type {type(value).__name__}); offset {record.offset}"
+                f"{problem}; offset {record.offset} of {record.topic}-{record.partition}"
             )
-        return data + self.separator
+        return bytes(value) + self.separator
 
     def write_lines(self, parts: Iterable[bytes | memoryview], out: BinaryIO) -> None:
         """Write one complete file from whole lines (separators included), in order."""

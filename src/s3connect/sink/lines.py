@@ -1,10 +1,11 @@
 """The line path: runs of records written as whole columns of lines, not record by record.
 
-The most common S3 sink configs write each value as one line (JsonFormat, ByteArrayFormat) from
-a converter with no schema to look into (StringConverter, ByteArrayConverter, JsonConverter with
-``schemas.enable=false``), into the DefaultPartitioner's one file per Kafka partition, the
-FieldPartitioner's files (JSON objects), or a time-based partitioner's (Kafka or wall-clock
-time, or a JSON object's field); so do JsonConverter envelopes (``schemas.enable=true``) into
+The most common S3 sink configs write each value as one line, from a converter with no schema to
+look into: JsonFormat from StringConverter or JsonConverter with ``schemas.enable=false``,
+ByteArrayFormat from ByteArrayConverter (it refuses StringConverter's strings, as Confluent's),
+into the DefaultPartitioner's one file per Kafka partition, the FieldPartitioner's files (JSON
+objects), or a time-based partitioner's (Kafka or wall-clock time, or a JSON object's field); so
+do JsonConverter envelopes (``schemas.enable=true``) into
 AvroFormat, their "lines" being Avro datums, and into ParquetFormat, their lines being the
 payloads' JSON text (:mod:`s3connect.sink.envelopes`); so do Confluent's AvroConverter's values
 into ParquetFormat, their lines being rows of their values (:mod:`s3connect.sink.avro_rows`), and
@@ -221,12 +222,10 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
     place = _placer(partitioner, extractor)
     if place is None:
         return None
-    if fmt == "bytearray" and converter in ("bytearray", "string"):
+    if fmt == "bytearray" and converter == "bytearray":
+        # (StringConverter's strings: ByteArrayFormat refuses each, per record, as Confluent's)
         sep = config.format.bytearray_separator.encode("utf-8")
-        if converter == "bytearray":
-            return LinePlan("bytearray-bytearray", BYTES_SCHEMA, sep, _placed(_raw_lines, place))
-        lines = _placed(_utf8_lines, place)
-        return LinePlan("string-bytearray", StringConverter.SCHEMA, sep, lines)
+        return LinePlan("bytearray-bytearray", BYTES_SCHEMA, sep, _placed(_raw_lines, place))
     if fmt == "json" and converter == "string":
         lines = _placed(_quoted_lines, place)
         return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
@@ -389,13 +388,6 @@ def _offsets(zone: JodaZone, instants: Any) -> Any:
 def _raw_lines(rows: pa.RecordBatch) -> pa.Array | None:
     """ByteArrayConverter -> ByteArrayFormat: the value's bytes (a null: per record)."""
     return rows.column("value")
-
-
-def _utf8_lines(rows: pa.RecordBatch) -> pa.Array | None:
-    """StringConverter -> ByteArrayFormat: the text's UTF-8, the value's bytes when they are
-    UTF-8 (else Java's decoding replaces malformed bytes: per record)."""
-    values = rows.column("value")
-    return None if _utf8_text(values) is None else values
 
 
 def _quoted_lines(rows: pa.RecordBatch) -> pa.Array | None:

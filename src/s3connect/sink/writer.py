@@ -49,8 +49,9 @@ from s3connect.convert.avro_anything import anything_datum
 from s3connect.errors import SINK_TASK_CLASS, RecordError
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.formats.base import Format, LineFormat
+from s3connect.formats.bytearray import ByteArrayFormat, bytearray_problem
 from s3connect.formats.parquet import ParquetFormat
-from s3connect.formats.views import header_texts
+from s3connect.formats.views import ViewFormat, header_texts
 from s3connect.sink.dead_letters import DeadLetter
 from s3connect.sink.lines import BatchLines, LinePlan, LineRun, joined_lines
 from s3connect.sink.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
@@ -200,8 +201,13 @@ class TopicPartitionWriter:
         self._has_saved = bool(state and state.open_files) and load_pending is not None
         self._open: dict[str, list[Entry]] = {}
         self._new: list[Entry] = []
-        self._avro_values = isinstance(ctx.format, AvroFormat)
-        self._avro_keys = isinstance(ctx.keys_format, AvroFormat)
+        keys = ctx.keys_format.inner if isinstance(ctx.keys_format, ViewFormat) else None
+        # (format, key view?) of the value and keys files whose formats refuse some values
+        self._checked = [
+            (fmt, is_key)
+            for fmt, is_key in ((ctx.format, False), (keys, True))
+            if isinstance(fmt, AvroFormat | ByteArrayFormat)
+        ]
         self._rejected: RecordError | None = None
         self._placing: RawRecord | None = None
         self.flushed = False
@@ -392,25 +398,31 @@ class TopicPartitionWriter:
                 header_texts(record)
             except ValueError as exc:
                 problem = str(exc)
-        if problem is None and (self._avro_values or self._avro_keys):
-            problem = self._schemaless_problem(record)
+        if problem is None and self._checked:
+            problem = self._format_problem(record)
         if problem is None:
             return None
         return RecordError(problem, topic=raw.topic, partition=raw.partition, offset=raw.offset)
 
-    def _schemaless_problem(self, record: SinkRecord) -> str | None:
-        """A schemaless value (or key, in Avro keys files) of no Connect type, which AvroData's
-        ``fromConnectData`` refuses as Confluent's writer writes the record."""
-        checked = []
-        if self._avro_values and record.value_schema is None and record.value is not None:
-            checked.append(record.value)
-        if self._avro_keys and record.key_schema is None and record.key is not None:
-            checked.append(record.key)
-        for value in checked:
-            try:
-                anything_datum(value)
-            except ValueError as exc:
-                return str(exc)
+    def _format_problem(self, record: SinkRecord) -> str | None:
+        """What the value or keys file's format refuses as Confluent's writer writes the record:
+        AvroData's ``fromConnectData`` a schemaless value (or key) of no Connect type, Kafka's
+        ``ByteArrayConverter`` (ByteArrayFormat) a value (or key) that is not bytes."""
+        for fmt, is_key in self._checked:
+            schema, value = (
+                (record.key_schema, record.key) if is_key else (record.value_schema, record.value)
+            )
+            if value is None:  # a tombstone (no value file) or a null key (refused before)
+                continue
+            if isinstance(fmt, ByteArrayFormat):
+                problem = bytearray_problem(schema, value)
+                if problem is not None:
+                    return problem
+            elif schema is None:
+                try:
+                    anything_datum(value)
+                except ValueError as exc:
+                    return str(exc)
         return None
 
     def on_timer(self, now_ms: int) -> list[CommittedObject]:

@@ -544,7 +544,7 @@ def test_json_rejects_bad_compression() -> None:
 
 def test_bytearray_values_and_separator() -> None:
     fmt = ByteArrayFormat()
-    data = write(fmt, records([b"\x00ab", "hé", bytearray(b"z")], None))
+    data = write(fmt, records([b"\x00ab", "hé".encode(), bytearray(b"z")], None))
     assert fmt.extension == ".bin"
     assert data == b"\x00ab\nh\xc3\xa9\nz\n"
 
@@ -557,7 +557,15 @@ def test_bytearray_custom_separator_and_gzip() -> None:
 
 
 def test_bytearray_rejects_non_bytes() -> None:
-    with pytest.raises(ValueError, match="not compatible with objects of type NoneType"):
+    # Kafka's ByteArrayConverter.fromConnectData, which Confluent's ByteArrayFormat writes
+    # each value with: bytes only (a StringConverter string fails on its schema).
+    with pytest.raises(ValueError, match="Invalid schema type for ByteArrayConverter: STRING"):
+        write(ByteArrayFormat(), records(["hé"], OPT_STRING))
+    with pytest.raises(ValueError, match=r"objects of type class java\.lang\.String; offset 0"):
+        write(ByteArrayFormat(), records(["hé"], None))
+    with pytest.raises(ValueError, match=r"objects of type class java\.util\.HashMap"):
+        write(ByteArrayFormat(), records([{"a": 1}], None))
+    with pytest.raises(ValueError, match="cannot write a null value"):
         write(ByteArrayFormat(), records([None], None))
 
 

@@ -1318,6 +1318,30 @@ def test_schemaless_value_of_no_connect_type_into_avro_is_a_dead_letter(tmp_path
     assert "Unknown Java type for schemaless data: class java.util.Date" in message
 
 
+def test_bytearray_files_refuse_what_bytearray_converter_refuses(tmp_path: Path) -> None:
+    # Confluent's ByteArrayRecordWriterProvider writes each value (a keys file each key) with
+    # Kafka's ByteArrayConverter.fromConnectData, which throws a DataException for a schema
+    # other than bytes (StringConverter's strings) and for a value that is not bytes
+    # (schemaless JSON); TopicPartitionWriter.writeRecord reports that record and goes on.
+    cfg = _config(tmp_path, **{
+        "format.class": "bytearray", "value.converter": "string", "flush.size": "2",
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    })  # fmt: skip
+    writer = TopicPartitionWriter(build_writer_context(cfg), "t", 0)
+    assert writer.write(_records([{"i": 0}, {"i": 1}]), 0) == []
+    assert [d.raw.offset for d in writer.dead_letters] == [0, 1]
+    assert "Invalid schema type for ByteArrayConverter: STRING" in writer.dead_letters[0].message
+    assert writer.snapshot()[1] == [] and not (tmp_path / "out").exists()
+    schemaless = build_writer_context(_config(tmp_path, **{"format.class": "bytearray"}))
+    with pytest.raises(RecordError, match=r"type class java\.util\.HashMap.*offset=0"):
+        TopicPartitionWriter(schemaless, "t", 0).write(_records([{"i": 0}]), 0)
+    keys = build_writer_context(_config(tmp_path, **{
+        "store.kafka.keys": "true", "keys.format.class": "bytearray", "key.converter": "string",
+    }))  # fmt: skip
+    with pytest.raises(RecordError, match=r"Invalid schema type for ByteArrayConverter: STRING"):
+        TopicPartitionWriter(keys, "t", 0).write([_kv(3, b"k", b"{}")], 0)
+
+
 def test_a_record_failing_as_it_is_written_still_rotates_and_keeps_its_schema(
     tmp_path: Path,
 ) -> None:
