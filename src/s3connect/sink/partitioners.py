@@ -315,7 +315,11 @@ class FieldPartitioner(_PathMixin):
             )
         if isinstance(record.value, Mapping):
             return self._map_value_text(record, name, _map_field(record, record.value, name))
-        raise _error(record, f"Value is not of Struct or Map type (partition field '{name}')")
+        raise _error(  # Confluent's PartitionException message first
+            record,
+            f"Error encoding partition. Value is not of Struct or Map type (partition field "
+            f"'{name}')",
+        )
 
     def encode_map_values(self, record: SinkRecord, values: Sequence[Any]) -> str:
         """The encoded partition of a map value whose fields (:attr:`field_names`, in order)

@@ -14,7 +14,8 @@ on close); a failure on any of them fails the batch, and a replay rewrites ident
 With ``behavior.on.null.values=write`` a tombstone goes to the encoded partition
 ``tombstone.encoded.partition`` (Confluent's ``TombstoneSupportedPartitioner``), whose files hold
 no value file: only keys (and headers). A record without a key (keys stored) or without headers
-(headers stored) fails, as in Confluent ("Key cannot be null", "Headers cannot be null").
+(headers stored) fails, as in Confluent ("Key cannot be null", "Headers cannot be null"), and so
+does a value that Confluent's AvroData refuses into Avro or Parquet (:mod:`.data_checks`).
 With ``behavior.on.null.values=ignore`` a tombstone is in no file and not counted; with
 ``report.null.values.to.dlq`` and an error reporter it is also reported, as Kafka Connect's
 ``ErrantRecordReporter`` reports it for Confluent's ``S3SinkTask``: a dead letter (stage
@@ -52,6 +53,7 @@ from s3connect.formats.base import Format, LineFormat
 from s3connect.formats.bytearray import ByteArrayFormat, bytearray_problem
 from s3connect.formats.parquet import ParquetFormat
 from s3connect.formats.views import ViewFormat, header_texts
+from s3connect.sink.data_checks import AvroDataChecks
 from s3connect.sink.dead_letters import DeadLetter
 from s3connect.sink.lines import BatchLines, LinePlan, LineRun, joined_lines
 from s3connect.sink.rotation import Commit, RotationPolicy, Rotator, RotatorState, SchemaKey
@@ -208,6 +210,8 @@ class TopicPartitionWriter:
             for fmt, is_key in ((ctx.format, False), (keys, True))
             if isinstance(fmt, AvroFormat | ByteArrayFormat)
         ]
+        avro_data = isinstance(ctx.format, AvroFormat | ParquetFormat)  # values through AvroData
+        self._avro_data = AvroDataChecks() if avro_data else None
         self._rejected: RecordError | None = None
         self._placing: RawRecord | None = None
         self.flushed = False
@@ -379,21 +383,30 @@ class TopicPartitionWriter:
         return record, encoded, timestamp
 
     def _write_problem(self, raw: RawRecord, record: SinkRecord) -> RecordError | None:
-        """Why the record cannot be written (the format's and KeyValueHeaderRecordWriterProvider's
-        checks, before anything is written), or None."""
+        """Why the record cannot be written, or None: KeyValueHeaderRecordWriterProvider's checks,
+        then the value format's (AvroData's ``DataException``\\ s for Avro and Parquet), before
+        anything is written."""
         ctx = self._ctx
         problem = None
-        if ctx.value_needs_schema and record.value is not None and record.value_schema is None:
+        value, schema = record.value, record.value_schema
+        if ctx.keys_format is not None and record.key is None:
+            problem = (
+                f"Key cannot be null for SinkRecord: {_loggable(record)} (store.kafka.keys=true)"
+            )
+        elif ctx.headers_format is not None and not record.headers:
+            problem = (
+                f"Headers cannot be null for SinkRecord: {_loggable(record)} "
+                "(store.kafka.headers=true and the record has none)"
+            )
+        elif ctx.value_needs_schema and value is not None and schema is None:
             problem = (
                 f"the {type(ctx.format).__name__} output needs values with a schema; this record "
                 "is schemaless (use a converter with schemas, e.g. JsonConverter with "
                 "schemas.enable=true)"
             )
-        elif ctx.keys_format is not None and record.key is None:
-            problem = "Key cannot be null (store.kafka.keys=true)"
-        elif ctx.headers_format is not None and not record.headers:
-            problem = "Headers cannot be null (store.kafka.headers=true and the record has none)"
-        elif ctx.headers_format is not None:
+        elif self._avro_data is not None and value is not None and schema is not None:
+            problem = self._avro_data(schema, value)
+        if problem is None and ctx.headers_format is not None:
             try:
                 header_texts(record)
             except ValueError as exc:
@@ -614,6 +627,14 @@ def _runs(rows: pa.RecordBatch, batch: BatchLines, start: int, plan: str) -> lis
         LineRun(batch.partitions[ordered[a]], rows, lines, plan, order[a:b])
         for a, b in itertools.pairwise(edges)
     ]
+
+
+def _loggable(record: SinkRecord) -> str:
+    """Confluent's ``Utils.sinkRecordToLoggableString`` (without its trailing space)."""
+    return (
+        f"SinkRecord{{kafkaOffset={record.offset}, topic='{record.topic}', "
+        f"kafkaPartition={record.partition}}}"
+    )
 
 
 def _file_tags(start: int, end: int, count: int) -> dict[str, str]:

@@ -430,7 +430,7 @@ class S3Storage:
                     Bucket=s.bucket, Key=key, Tagging={"TagSet": tag_set}
                 ),
             )
-        except StorageError as exc:
+        except Exception as exc:  # tagFile catches any exception (SdkClientException or not)
             if s.fail_on_tagging_error:
                 raise StorageError(f"Unable to tag S3 object {key}: {exc}") from exc
             logger.warning("Unable to tag S3 object %s. Ignoring. (%s)", key, exc)
