@@ -49,16 +49,23 @@ from s3connect.formats.views import ViewFormat, headers_view, key_view
 from s3connect.sink.context import build_record_converter, build_writer_context
 from s3connect.sink.writer import CommittedObject, TopicPartitionWriter
 from s3connect.storage.local import LocalStorage
+from tests.unit.confluent_base import (
+    AVRO,
+    LA,
+    NEW_SCHEMA,
+    SCHEMA,
+    SCHEMA_NO_VERSION,
+    STRING,
+    TOPIC,
+)
+from tests.unit.confluent_base import confluent_config as _config
 from tests.unit.formats.test_formats import snappy_reader  # noqa: F401  (a fixture)
 
-TOPIC = "test-topic"
 P12, P13, P14 = 12, 13, 14  # StorageSinkTestBase.PARTITION, PARTITION2, PARTITION3
 ASSIGNMENT = (P12, P13)  # MockSinkTaskContext's assignment
-LA = "America/Los_Angeles"
 HOUR = 3_600_000
 # "Bring the clock to present": any time works; this one is 2017-03-02 10:00 in Los Angeles.
 NOW = int(datetime(2017, 3, 2, 10, tzinfo=ZoneInfo(LA)).timestamp() * 1000)
-AVRO = "io.confluent.connect.s3.format.avro.AvroFormat"
 JSON = "io.confluent.connect.s3.format.json.JsonFormat"
 PARQUET = "io.confluent.connect.s3.format.parquet.ParquetFormat"
 BYTEARRAY = "io.confluent.connect.s3.format.bytearray.ByteArrayFormat"
@@ -72,22 +79,6 @@ def _f32(x: float) -> float:
 # ---------------------------------------------------------------------------------------------
 # StorageSinkTestBase's schemas and records
 
-STRING = ConnectSchema(Type.STRING)
-_PRIMITIVES = (
-    Field("boolean", ConnectSchema(Type.BOOLEAN)),
-    Field("int", ConnectSchema(Type.INT32)),
-    Field("long", ConnectSchema(Type.INT64)),
-    Field("float", ConnectSchema(Type.FLOAT32)),
-    Field("double", ConnectSchema(Type.FLOAT64)),
-)
-SCHEMA = ConnectSchema(Type.STRUCT, name="record", version=1, fields=_PRIMITIVES)  # createSchema
-NEW_SCHEMA = ConnectSchema(  # createNewSchema: version 2, a string field with a default
-    Type.STRUCT,
-    name="record",
-    version=2,
-    fields=(*_PRIMITIVES, Field("string", ConnectSchema(Type.STRING, default="abc"))),
-)
-NO_VERSION = ConnectSchema(Type.STRUCT, name="record", fields=_PRIMITIVES)  # createSchemaNoVersion
 RECORD = {"boolean": True, "int": 12, "long": 12, "float": 12.2, "double": 12.2}
 NEW_RECORD = {**RECORD, "string": "def"}
 # What Avro and Parquet files hold of them (AvroData.fromConnectData, a Java float read back).
@@ -170,34 +161,11 @@ def create_records_with_altering_schemas(size: int, start: int = 0) -> list[Sink
 
 def create_records_no_version(size: int, start: int = 0) -> list[SinkRecord]:
     """``createRecordsNoVersion``: the struct of ``createSchemaNoVersion``."""
-    return [_record(o, schema=NO_VERSION) for o in range(start, start + size)]
+    return [_record(o, schema=SCHEMA_NO_VERSION) for o in range(start, start + size)]
 
 
 # ---------------------------------------------------------------------------------------------
 # The connector and its task
-
-
-def _config(tmp_path: Path, fmt: str, **extra: str) -> SinkConfig:
-    """``S3SinkConnectorTestBase.createProps`` + ``TestWithMockedS3.createProps``."""
-    return SinkConfig.from_mapping(
-        {
-            "topics": TOPIC,
-            "kafka.bootstrap.servers": "127.0.0.1:9092",
-            "checkpoint.location": str(tmp_path / "ck"),
-            "s3.bucket.name": "kafka.bucket",
-            "store.url": f"file://{tmp_path / 'out'}",
-            "format.class": fmt,
-            "flush.size": "3",
-            "partitioner.class": "io.confluent.connect.storage.partitioner.DefaultPartitioner",
-            "partition.field.name": "int",
-            "path.format": "'year'=YYYY_'month'=MM_'day'=dd_'hour'=HH",
-            "locale": "en",
-            "timezone": LA,
-            "directory.delim": "_",
-            "file.delim": "#",
-            **extra,
-        }
-    )
 
 
 TIME_BASED = {  # testPreCommitOnRotateTime's partitioner: a day's buckets, the (mock) wall clock

@@ -41,9 +41,19 @@ from s3connect.errors import PartitionError, SchemaProjectionError, StorageError
 from s3connect.sink.context import build_writer_context
 from s3connect.sink.writer import TopicPartitionWriter
 from s3connect.storage.local import LocalStorage
+from tests.unit.confluent_base import (
+    INT32,
+    LA,
+    NEW_SCHEMA,
+    PRIMITIVES,
+    SCHEMA,
+    SCHEMA_NO_VERSION,
+    STRING,
+    TOPIC,
+    confluent_config,
+)
 
-TOPIC, PARTITION = "test-topic", 12
-LA = "America/Los_Angeles"
+PARTITION = 12
 SECOND, MINUTE, HOUR, DAY = 1_000, 60_000, 3_600_000, 86_400_000
 NOW = 1_737_543_576_000  # TopicPartitionWriterTest.timestamp: where a test needs no clock
 DEFAULT_DIR = f"partition={PARTITION}"
@@ -54,9 +64,6 @@ DAYS_DIR = "year=%Y_month=%m_day=%d"
 SECONDS_DIR = "year=%Y_month=%m_day=%d_hour=%H_min=%M_sec=%S"
 SECONDS_FORMAT = "'year'=YYYY_'month'=MM_'day'=dd_'hour'=HH_'min'=mm_'sec'=ss"
 
-STRING = ConnectSchema(Type.STRING)
-INT32 = ConnectSchema(Type.INT32)
-
 
 def _struct(name: str | None, version: int | None, *fields: tuple[str, ConnectSchema]) -> Any:
     return ConnectSchema(
@@ -64,18 +71,7 @@ def _struct(name: str | None, version: int | None, *fields: tuple[str, ConnectSc
     )
 
 
-_FIELDS = (
-    ("boolean", ConnectSchema(Type.BOOLEAN)),
-    ("int", INT32),
-    ("long", ConnectSchema(Type.INT64)),
-    ("float", ConnectSchema(Type.FLOAT32)),
-    ("double", ConnectSchema(Type.FLOAT64)),
-)
-SCHEMA = _struct("record", 1, *_FIELDS)  # StorageSinkTestBase.createSchema
-NEW_SCHEMA = _struct(  # createNewSchema: version 2, a string with a default
-    "record", 2, *_FIELDS, ("string", ConnectSchema(Type.STRING, default="abc"))
-)
-SCHEMA_NO_VERSION = _struct("record", None, *_FIELDS)  # createSchemaNoVersion
+_FIELDS = tuple((f.name, f.schema) for f in PRIMITIVES)
 TS_SCHEMA = _struct(  # createSchemaWithTimestampField
     "record",
     1,
@@ -147,26 +143,8 @@ def _key(
 
 
 def _config(tmp_path: Path, **extra: str) -> SinkConfig:
-    """S3SinkConnectorTestBase / TestWithMockedS3 createProps, plus ``extra``."""
-    return SinkConfig.from_mapping(
-        {
-            "topics": TOPIC,
-            "kafka.bootstrap.servers": "127.0.0.1:9092",
-            "checkpoint.location": str(tmp_path / "ck"),
-            "s3.bucket.name": "kafka.bucket",
-            "store.url": f"file://{tmp_path / 'out'}",
-            "format.class": "io.confluent.connect.s3.format.avro.AvroFormat",
-            "partitioner.class": f"{PKG}.DefaultPartitioner",
-            "partition.field.name": "int",
-            "path.format": "'year'=YYYY_'month'=MM_'day'=dd_'hour'=HH",
-            "locale": "en",
-            "timezone": LA,
-            "directory.delim": "_",
-            "file.delim": "#",
-            "flush.size": "3",
-            **extra,
-        }
-    )
+    """Confluent's test config (Avro), plus ``extra``."""
+    return confluent_config(tmp_path, **extra)
 
 
 def _sink(
