@@ -33,6 +33,20 @@ SCHEMA_NO_VERSION = ConnectSchema(  # createSchemaNoVersion
     Type.STRUCT, name="record", fields=PRIMITIVES
 )
 
+AVRO_RECORD = {  # the Avro schema AvroData makes of SCHEMA
+    "type": "record",
+    "name": "record",
+    "fields": [
+        {"name": "boolean", "type": "boolean"},
+        {"name": "int", "type": "int"},
+        {"name": "long", "type": "long"},
+        {"name": "float", "type": "float"},
+        {"name": "double", "type": "double"},
+    ],
+    "connect.version": 1,
+    "connect.name": "record",
+}
+
 
 def confluent_config(tmp_path: Path, fmt: str = AVRO, **extra: str) -> SinkConfig:
     """``S3SinkConnectorTestBase.createProps`` + ``TestWithMockedS3.createProps`` (format

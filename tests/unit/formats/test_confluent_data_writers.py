@@ -51,6 +51,7 @@ from s3connect.sink.writer import CommittedObject, TopicPartitionWriter
 from s3connect.storage.local import LocalStorage
 from tests.unit.confluent_base import (
     AVRO,
+    AVRO_RECORD,
     LA,
     NEW_SCHEMA,
     SCHEMA,
@@ -86,19 +87,6 @@ ROW = {**RECORD, "float": _f32(12.2)}
 NEW_ROW = {**ROW, "string": "def"}
 ROW_AS_NEW = {**ROW, "string": "abc"}  # a v1 record projected onto v2 (BACKWARD)
 
-AVRO_RECORD = {
-    "type": "record",
-    "name": "record",
-    "fields": [
-        {"name": "boolean", "type": "boolean"},
-        {"name": "int", "type": "int"},
-        {"name": "long", "type": "long"},
-        {"name": "float", "type": "float"},
-        {"name": "double", "type": "double"},
-    ],
-    "connect.version": 1,
-    "connect.name": "record",
-}
 AVRO_NEW_RECORD = {
     **AVRO_RECORD,
     "fields": [

@@ -22,6 +22,7 @@ from s3connect.sink.context import build_writer_context
 from s3connect.sink.dead_letters import failure_error
 from s3connect.sink.pending import decode_pending, encode_pending
 from s3connect.sink.writer import PendingRecord, TopicPartitionWriter
+from tests.unit.confluent_base import AVRO_RECORD
 
 
 def _config(tmp_path: Path, **extra: str) -> SinkConfig:
@@ -920,21 +921,6 @@ def _confluent_config(tmp_path: Path, **extra: str) -> SinkConfig:
     )
 
 
-_AVRO_RECORD = {
-    "type": "record",
-    "name": "record",
-    "fields": [
-        {"name": "boolean", "type": "boolean"},
-        {"name": "int", "type": "int"},
-        {"name": "long", "type": "long"},
-        {"name": "float", "type": "float"},
-        {"name": "double", "type": "double"},
-    ],
-    "connect.version": 1,
-    "connect.name": "record",
-}
-
-
 def _avro_value(i: int) -> dict[str, object]:
     """What the Avro file holds for ``_record_value(i)``."""
     return {**_record_value(i), "float": _f32(12.2 + i)}
@@ -947,7 +933,7 @@ def _avro_objects(root: Path) -> dict[str, list[object]]:
     out: dict[str, list[object]] = {}
     for p in sorted(root.rglob("*.avro")):
         reader = fastavro.reader(io.BytesIO(p.read_bytes()))
-        assert json.loads(reader.metadata["avro.schema"]) == _AVRO_RECORD
+        assert json.loads(reader.metadata["avro.schema"]) == AVRO_RECORD
         out[p.relative_to(root).as_posix()] = list(reader)
     return out
 
