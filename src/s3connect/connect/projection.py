@@ -210,6 +210,12 @@ def _java_text(name: str | None) -> str:
     return "null" if name is None else name
 
 
+def _java_schema(schema: ConnectSchema) -> str:
+    """``ConnectSchema.toString()``: ``Schema{name:TYPE}``, or ``Schema{TYPE}`` unnamed."""
+    kind = schema.type.name  # Schema.Type's Java name (FLOAT32, FLOAT64, ...)
+    return f"Schema{{{kind}}}" if schema.name is None else f"Schema{{{schema.name}:{kind}}}"
+
+
 def _compile(source: ConnectSchema, target: ConnectSchema, path: str) -> _Convert:
     """``SchemaProjector.project`` for one pair of schemas, as a function of the value."""
     problem = _mismatch(source, target)
@@ -253,7 +259,9 @@ def _compile_struct(source: ConnectSchema, target: ConnectSchema, path: str) -> 
         elif tf.schema.default is not None or tf.schema.optional:
             plan.append((tf.name, None, tf.schema.default))
         else:
-            reason = f"Required field `{tf.name}` is missing from source schema {describe(source)}"
+            reason = (
+                f"Required field `{tf.name}` is missing from source schema: {_java_schema(source)}"
+            )
             plan.append((tf.name, _fail(path, reason), _MISSING))
 
     def convert(value: Any) -> Any:

@@ -73,6 +73,7 @@ __all__ = [
     "SchemaIncompatibility",
     "SchemaKey",
     "next_time_adjusted_by_day",
+    "schema_incompatibility",
 ]
 
 SchemaKey = str | int | None
@@ -655,14 +656,7 @@ class Rotator:
                 partition=self._partition,
                 offset=offset,
             )
-        structural = _incompatibility(schema, current)
-        if structural is not None:
-            return structural
-        newer = schema.version > current.version
-        older = schema.version < current.version
-        if older if mode is SchemaCompatibility.FORWARD else newer:
-            return SchemaIncompatibility.DIFFERENT_VERSION
-        return None
+        return schema_incompatibility(mode, schema, current)
 
     def _schema_of(self, key: SchemaKey, kept: dict[str, Any] | None) -> ConnectSchema | None:
         """A value schema by key and kept JSON (None when unknown: schemaless or not kept)."""
@@ -803,6 +797,34 @@ def _zone(timezone_id: str | None) -> tzinfo:
         return ZoneInfo(timezone_id)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ConfigError(f"timezone {timezone_id!r} is not a known time zone id") from exc
+
+
+def schema_incompatibility(
+    mode: SchemaCompatibility, schema: ConnectSchema, current: ConnectSchema
+) -> SchemaIncompatibility | None:
+    """Why a record of value ``schema`` needs a new file rather than one of schema ``current``
+    (None: it joins the file, projected onto ``current``): Confluent's
+    ``StorageSchemaCompatibility.check``. NONE: any difference (``Schema.equals``); BACKWARD,
+    FORWARD and FULL: structure first (:func:`_incompatibility`), then versions.
+
+    Raises:
+        ValueError: BACKWARD, FORWARD or FULL and a version missing on either side (the rotator
+            checks it first, with the record's coordinates).
+    """
+    if schema is current:  # validateAndCheck: the same schema object
+        return None
+    if mode is SchemaCompatibility.NONE:
+        return None if schema == current else SchemaIncompatibility.DIFFERENT_SCHEMA
+    if schema.version is None or current.version is None:
+        raise ValueError(f"Schema version required for {mode} compatibility")
+    structural = _incompatibility(schema, current)
+    if structural is not None:
+        return structural
+    newer = schema.version > current.version
+    older = schema.version < current.version
+    if older if mode is SchemaCompatibility.FORWARD else newer:
+        return SchemaIncompatibility.DIFFERENT_VERSION
+    return None
 
 
 def _incompatibility(schema: ConnectSchema, current: ConnectSchema) -> SchemaIncompatibility | None:

@@ -71,7 +71,7 @@ def test_a_required_field_missing_from_the_source_fails() -> None:
     target = struct(("id", s(INT32)), ("email", s(STRING)), name="User", version=3)
     assert failure(V1, {"id": 1, "name": None}, target) == (
         "cannot project a value of schema 'User' version 1 onto schema 'User' version 3: "
-        "Required field `email` is missing from source schema 'User' version 1 "
+        "Required field `email` is missing from source schema: Schema{User:STRUCT} "
         "(topic='t', partition=1, offset=7)"
     )
 
