@@ -127,8 +127,9 @@ class PartitionerConfig:
         cloud_timed = cloud and ti is not None
         fields = _field_names(r)
         if name == "field" and not fields:
-            r.missing(
-                "partition.field.name", "a comma-separated list of fields for FieldPartitioner"
+            r.missing(  # FieldPartitionerValidator's words
+                "partition.field.name",
+                "Partition field name cannot be null or empty when using FieldPartitioner.",
             )
         what = f"partitioner.class={PARTITIONER_CLASSES[name].rsplit('.', 1)[-1]}"
         pattern: str | None = None
@@ -268,11 +269,12 @@ def _read_zone(r: KeyReader, timed: bool, cloud_timed: bool, what: str) -> tuple
     elif timed and not _LOCALE_RE.match(locale):
         r.invalid("locale", locale, "must be a locale such as en, en-US or fr_FR")
     timezone = r.string("timezone", "UTC" if cloud_timed else "")
-    if timezone and not _valid_timezone(timezone):
-        r.invalid(
+    zone_problem = _timezone_problem(timezone) if timezone else None
+    if zone_problem:
+        r.invalid(  # TimezoneValidator: Joda's message
             "timezone",
             timezone,
-            "must be a timezone ID such as UTC, Europe/Paris or a fixed offset like +02:00",
+            f"{zone_problem} (a timezone ID such as UTC, Europe/Paris or an offset like +02:00)",
         )
     elif timed and not timezone:
         r.missing("timezone", f"a timezone ID such as UTC or Europe/Paris ({what})")
@@ -295,7 +297,12 @@ def _read_extractor(r: KeyReader, cloud_timed: bool, timestamp_field: str) -> Ex
             None,
         )
         if resolved is None:
-            r.invalid("timestamp.extractor", value, "must be one of Wallclock, Record, RecordField")
+            r.invalid(
+                "timestamp.extractor",
+                value,
+                f"Invalid timestamp extractor: {value.strip()}: must be one of Wallclock, Record, "
+                "RecordField",
+            )
         else:
             extractor = cast(ExtractorName, resolved)
     if extractor == "RecordField" and not timestamp_field:
@@ -305,11 +312,16 @@ def _read_extractor(r: KeyReader, cloud_timed: bool, timestamp_field: str) -> Ex
 
 def _valid_timezone(tz: str) -> bool:
     """Joda's ``DateTimeZone.forID``: ``UTC``, tz database IDs and fixed ``[+-]hh:mm`` offsets."""
+    return _timezone_problem(tz) is None
+
+
+def _timezone_problem(tz: str) -> str | None:
+    """Why Joda's ``DateTimeZone.forID`` refuses ``tz`` (its message), or None."""
     try:
         JodaZone.for_id(tz)
-    except ValueError:
-        return False
-    return True
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 def _check_joda_pattern(pattern: str, timezone: str, locale: str) -> str | None:
@@ -335,10 +347,14 @@ def _field_names(r: KeyReader) -> tuple[str, ...]:
     names = tuple(n.strip() for n in re.split(r"\s*,\s*", text))
     for name in names:
         segments = re.split(r"\.", name)
-        while len(segments) > 1 and segments[-1] == "":
-            segments.pop()  # Java's String.split drops trailing empty strings
+        while segments and segments[-1] == "":
+            segments.pop()  # Java's String.split drops trailing empty strings (all: "." is [])
         if not name or any(not seg.strip() for seg in segments):
-            what = "is empty" if not name else "has an empty path segment"
-            r.invalid("partition.field.name", text, f"field name {name!r} {what}")
+            what = (
+                "Field name cannot be null or empty"
+                if not name
+                else "Field name cannot contain an empty or whitespace-only path segment"
+            )
+            r.invalid("partition.field.name", name, f"{what} (in {text!r})")
             return ()
     return names

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from s3connect.config.plugins import load_plugin
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import SinkRecord
-from s3connect.connect.schema import ConnectSchema, Type
+from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.errors import ConfigError, PartitionError
 from s3connect.transforms.jvm import java_trim
 from s3connect.util.javamath import java_div
@@ -213,14 +213,21 @@ def _java_long(x: float) -> int:
 def _struct_field(
     record: SinkRecord, schema: ConnectSchema, value: Any, name: str
 ) -> tuple[ConnectSchema, Any]:
-    """``DataUtils.getNestedFieldValue`` + ``getNestedField`` on a struct: dotted names."""
+    """``DataUtils.getNestedFieldValue`` + ``getNestedField`` on a struct: dotted names, a null
+    field read as its schema's default (``Struct.get``)."""
     current_schema, current = schema, value
     for token in name.split("."):
         field = current_schema.field(token) if current_schema.type == Type.STRUCT else None
         if field is None or not isinstance(current, Mapping):
             raise _error(record, f"The nested field named '{name}' does not exist.")
-        current_schema, current = field.schema, current.get(token)
+        current_schema, current = field.schema, _struct_get(current, field)
     return current_schema, current
+
+
+def _struct_get(struct: Mapping[Any, Any], field: Field) -> Any:
+    """Kafka's ``Struct.get(field)``: the value, or the field schema's default when null."""
+    value = struct.get(field.name)
+    return field.schema.default if value is None else value
 
 
 def _nested_schema(schema: ConnectSchema, name: str) -> ConnectSchema | None:
@@ -233,23 +240,47 @@ def _nested_schema(schema: ConnectSchema, name: str) -> ConnectSchema | None:
     return current
 
 
-def _nested_value(value: Any, name: str) -> Any:
-    """The struct value at a dotted path whose fields the schema has; None past a null."""
-    current = value
+def _nested_value(schema: ConnectSchema, value: Any, name: str) -> Any:
+    """The struct value at a dotted path whose fields the schema has (a null read as its
+    default, as ``Struct.get``); None past a null."""
+    current, current_schema = value, schema
     for token in name.split("."):
-        current = current.get(token) if isinstance(current, Mapping) else None
+        field = current_schema.field(token)
+        if field is None or not isinstance(current, Mapping):
+            return None
+        current, current_schema = _struct_get(current, field), field.schema
     return current
 
 
-def _map_field(record: SinkRecord, value: Mapping[Any, Any], name: str) -> Any:
-    """``DataUtils.getNestedFieldValue`` on a map: quoted-dot aware; a null counts as missing."""
+def _map_field(
+    record: SinkRecord, value: Mapping[Any, Any], name: str, schema: ConnectSchema | None = None
+) -> Any:
+    """``DataUtils.getNestedFieldValue`` on a map: quoted-dot aware; a null counts as missing.
+    Where ``schema`` (the value's) says a level is a struct, a null field is read as its
+    default (``Struct.get``)."""
     current: Any = value
     for key in map_field_path(name):
-        found = current.get(key) if isinstance(current, Mapping) else None
+        field = schema.field(key) if schema is not None and schema.type == Type.STRUCT else None
+        if not isinstance(current, Mapping):
+            found = None
+        elif field is not None:
+            found = _struct_get(current, field)
+        else:
+            found = current.get(key)
         if found is None:
             raise _error(record, f"The nested field named '{name}' does not exist.")
         current = found
+        schema = _child_schema(schema, field)
     return current
+
+
+def _child_schema(schema: ConnectSchema | None, field: Field | None) -> ConnectSchema | None:
+    """The schema one level down a map walk: the struct field's, or a map's value schema."""
+    if field is not None:
+        return field.schema
+    if schema is not None and schema.type == Type.MAP:
+        return schema.value_schema
+    return None
 
 
 def map_field_path(name: str) -> list[str]:
@@ -297,7 +328,7 @@ class FieldPartitioner(_PathMixin):
             if schema is None:  # Confluent's DataException, thrown past its errant-record reporter
                 message = f"Field '{name}' is not present in the schema."
                 raise _error(record, message, reportable=False)
-            value = _nested_value(record.value, name)  # None where a struct on the way is null
+            value = _nested_value(record.value_schema, record.value, name)  # None past a null
             if value is None:  # before the type, whatever it is (Confluent's null check)
                 return "null"
             if schema.type in _INT_TYPES and _is_int(value):
@@ -310,8 +341,10 @@ class FieldPartitioner(_PathMixin):
                 schema.type.value if schema.name is None else f"{schema.type.value} {schema.name}"
             )
             got = "null" if value is None else type(value).__name__
-            raise _error(
-                record, f"Field '{name}' of type {kind} ({got}) is not supported as a partition key"
+            raise _error(  # Confluent's PartitionException message first
+                record,
+                f"Error encoding partition. Field '{name}' of type {kind} ({got}) is not "
+                "supported as a partition key",
             )
         if isinstance(record.value, Mapping):
             return self._map_value_text(record, name, _map_field(record, record.value, name))
@@ -423,7 +456,7 @@ class RecordFieldTimestampExtractor:
             if schema.type == Type.STRING and isinstance(value, str):
                 return self._parse(record, value)
         elif isinstance(record.value, Mapping):
-            value = _map_field(record, record.value, name)
+            value = _map_field(record, record.value, name, record.value_schema)
             if _is_int(value):
                 return int(value)
             if isinstance(value, float | Decimal):
@@ -433,7 +466,7 @@ class RecordFieldTimestampExtractor:
             if isinstance(value, datetime):
                 return _datetime_ms(value)
         else:
-            raise _error(record, "Value is not of Struct or Map type.")
+            raise _error(record, "Error encoding partition. Value is not of Struct or Map type.")
         raise _error(record, f"Error extracting timestamp from record field: {name}")
 
     def _parse(self, record: SinkRecord, text: str) -> int:
@@ -443,14 +476,17 @@ class RecordFieldTimestampExtractor:
             return int(text)
         try:
             return parse_iso_datetime(text)
-        except ValueError as e:
-            raise _error(
-                record, f"Error extracting timestamp from record field: {self.field_name}: {e}"
-            ) from e
+        except ValueError as e:  # Joda's message first (an IllegalArgumentException there)
+            raise _error(record, f"{e} (timestamp.field '{self.field_name}')") from e
 
 
 # ------------------------------------------------------------------------------------------
 # Time-based
+
+
+def _config_error(key: str, value: object, message: str) -> ConfigError:
+    """Kafka's ``ConfigException(name, value, message)``: names the key and the value."""
+    return ConfigError(f"Invalid value {value} for configuration {key}: {message}")
 
 
 def bucket_start(duration_ms: int, timestamp_ms: int, zone: JodaZone) -> int:
@@ -484,28 +520,29 @@ class TimeBasedPartitioner(_PathMixin):
         extractor: TimestampExtractor,
         directory_delim: str = "/",
     ) -> None:
-        if partition_duration_ms <= 0:
-            raise ConfigError(
-                f"partition.duration.ms: invalid value {partition_duration_ms}: "
-                "Partition duration needs to be a positive."
+        if partition_duration_ms <= 0:  # Confluent refuses < 0; 0 fails every record there
+            raise _config_error(
+                "partition.duration.ms",
+                partition_duration_ms,
+                "Partition duration needs to be a positive.",
             )
         # Confluent's StringUtils.isBlank: Java's trim (every character up to U+0020) leaves "".
         if not java_trim(path_format) or path_format == directory_delim:
-            raise ConfigError(f"path.format: invalid value {path_format!r}: cannot be empty.")
+            raise _config_error("path.format", path_format, "Path format cannot be empty.")
         if java_trim(directory_delim) and path_format.endswith(directory_delim):
             path_format = path_format[: -len(directory_delim)]
         if not java_trim(locale):
-            raise ConfigError(f"locale: invalid value {locale!r}: Locale cannot be empty.")
+            raise _config_error("locale", locale, "Locale cannot be empty.")
         if not java_trim(timezone):
-            raise ConfigError(f"timezone: invalid value {timezone!r}: Timezone cannot be empty.")
+            raise _config_error("timezone", timezone, "Timezone cannot be empty.")
         try:
             zone = JodaZone.for_id(timezone)
         except ValueError as e:
-            raise ConfigError(f"timezone: invalid value {timezone!r}: {e}") from e
+            raise _config_error("timezone", timezone, str(e)) from e
         try:
             self.formatter = JodaFormatter(path_format, zone, locale)
         except ValueError as e:
-            raise ConfigError(f"path.format: invalid value {path_format!r}: {e}") from e
+            raise _config_error("path.format", path_format, str(e)) from e
         self.path_format = path_format
         self.partition_duration_ms = partition_duration_ms
         self.zone = zone

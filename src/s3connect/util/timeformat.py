@@ -604,6 +604,20 @@ def _parse_time(cur: _Cursor) -> int | None:
     return ms
 
 
+class _FormatError(ValueError):
+    """Joda's ``Invalid format`` IllegalArgumentException of a parser."""
+
+
+def _format_error(text: str, pos: int) -> _FormatError:
+    """Joda's ``FormatUtils.createErrorMessage`` for a parse that failed at ``pos``."""
+    sample = text if len(text) <= pos + 35 else text[: pos + 32] + "..."
+    if pos <= 0:
+        return _FormatError(f'Invalid format: "{sample}"')
+    if pos >= len(text):
+        return _FormatError(f'Invalid format: "{sample}" is too short')
+    return _FormatError(f'Invalid format: "{sample}" is malformed at "{sample[pos:]}"')
+
+
 def _check(field: str, value: int, low: int, high: int) -> None:
     """Joda's ``verifyValueBounds``."""
     if not low <= value <= high:
@@ -616,7 +630,7 @@ def _parse_date(cur: _Cursor) -> tuple[str, tuple[int, ...]]:
     start = cur.pos
     year = cur.number(9, signed=True)
     if year is None:
-        raise ValueError(f"Invalid format: {cur.text!r} is malformed at {cur.text[start:]!r}")
+        raise _format_error(cur.text, start)
     after_year = cur.pos
     candidates: list[tuple[int, str, tuple[int, ...]]] = []
     fields: tuple[int, ...] = (year,)  # yyyy ['-' MM ['-' dd]]
@@ -699,17 +713,19 @@ def parse_iso_datetime(text: str) -> int:
         if cur.literal("T"):
             parsed = _parse_time(cur)
             if parsed is None:
-                raise ValueError(f"Invalid format: {text!r} is malformed at {text[1:]!r}")
+                raise _format_error(text, 1)
             time_ms, offset = parsed, _parse_offset(cur) or 0
         else:
             day_ms = _date_days(*_parse_date(cur)) * 86_400_000
             if cur.literal("T"):
                 time_ms, offset = _parse_time(cur) or 0, _parse_offset(cur) or 0
         if cur.pos != len(text):
-            raise ValueError(f"Invalid format: {text!r} is malformed at {text[cur.pos :]!r}")
-    except ValueError as e:
-        raise ValueError(f"Cannot parse {text!r}: {e}") from e
+            raise _format_error(text, cur.pos)
+    except _FormatError:
+        raise
+    except ValueError as e:  # a field out of range: Joda's IllegalFieldValueException
+        raise ValueError(f'Cannot parse "{text}": {e}') from e
     millis = day_ms + time_ms - offset
     if not _LONGS[0] <= millis <= _LONGS[1]:
-        raise ValueError(f"Cannot parse {text!r}: outside the epoch milliseconds Joda can hold")
+        raise ValueError(f'Cannot parse "{text}": outside the epoch milliseconds Joda can hold')
     return millis

@@ -293,8 +293,8 @@ def test_timestamp_extractor_class_names() -> None:
     assert with_keys({"timestamp.extractor": full}).partitioner.timestamp_extractor == "RecordField"
     assert with_keys({"timestamp.extractor": "Record"}).partitioner.timestamp_extractor == "Record"
     assert (
-        "timestamp.extractor=Custom is invalid: must be one of Wallclock, Record, RecordField"
-        in (problems({"timestamp.extractor": "Custom"}))
+        "timestamp.extractor=Custom is invalid: Invalid timestamp extractor: Custom: must be one "
+        "of Wallclock, Record, RecordField" in (problems({"timestamp.extractor": "Custom"}))
     )
 
 
@@ -358,7 +358,11 @@ def test_time_partitioner_bad_values() -> None:
     )
     assert "path.format='y'=yyyy/QQ is invalid: Illegal pattern component: Q" in msg
     assert "partition.duration.ms=-1 is invalid: must be an integer > 0" in msg
-    assert "timezone=Mars/Olympus is invalid: must be a timezone ID" in msg
+    # TimezoneValidator's message is Joda's.
+    assert (
+        "timezone=Mars/Olympus is invalid: The datetime zone id 'Mars/Olympus' is not recognised"
+        in msg
+    )
 
 
 def test_path_format_trailing_delim_stripped_and_quotes() -> None:
