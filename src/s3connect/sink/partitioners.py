@@ -8,13 +8,11 @@ Java's truncating division) and formats the bucket with the Joda ``path.format``
 and puts ``schema_name=<value schema name>`` before or after its encoded partition.
 :func:`build_partitioner` makes the one a config names.
 
-Path safety (ours; Confluent writes field values raw): a field value is written raw unless it
-would change the key's structure or is ambiguous, namely when it contains ``/``, a character of
-``directory.delim``, a control character (U+0000-U+001F, U+007F-U+009F), or a ``%`` followed by two
-hex digits, or is ``.`` or ``..``. Such a value is percent-encoded: ``%`` becomes ``%25``, each
-unsafe character its UTF-8 ``%XX`` bytes, and ``.``/``..`` become ``%2E``/``%2E%2E``. Decoding any
-value with :func:`urllib.parse.unquote` restores it, raw or encoded, so the scheme is reversible,
-and every value Confluent would write safely comes out byte-identical.
+Field values are written raw, as Confluent writes them (a ``/`` in a value makes one folder
+more), except a value that would put a ``.`` or ``..`` segment into the key (``a/../b``) or holds
+a control character (U+0000-U+001F, U+007F-U+009F): that one is percent-encoded (``%``, ``/`` and
+the control characters as their UTF-8 ``%XX`` bytes; :func:`urllib.parse.unquote` restores it),
+so no value can climb out of its folder.
 """
 
 from __future__ import annotations
@@ -58,7 +56,8 @@ _TIMESTAMP_LOGICAL = "org.apache.kafka.connect.data.Timestamp"
 _INT_TYPES = (Type.INT8, Type.INT16, Type.INT32, Type.INT64)
 # DataUtils.QUOTED_DOT_PATTERN: a dot outside double quotes (map field names may hold dots).
 _QUOTED_DOT = re.compile(r'\.(?=(?:[^"]*"[^"]*")*[^"]*$)')
-_PERCENT_HEX = re.compile(r"%[0-9A-Fa-f]{2}")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_UNSAFE = re.compile("[%/\x00-\x1f\x7f-\x9f]")
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 
 
@@ -144,7 +143,7 @@ class SchemaPartitioner:
         encoded = self.delegate.encode_partition(record, now_ms)
         schema = record.value_schema
         name = "null" if schema is None or schema.name is None else schema.name
-        part = "schema_name=" + encode_path_value(name, self.directory_delim)
+        part = "schema_name=" + encode_path_value(name)
         if self.affix == "PREFIX":
             return f"{part}{self.directory_delim}{encoded}"
         return f"{encoded}{self.directory_delim}{part}"
@@ -158,25 +157,13 @@ class SchemaPartitioner:
 # Field values
 
 
-def encode_path_value(value: str, directory_delim: str = "/") -> str:
-    """Percent-encode a field value only if it is unsafe in a key (see the module docstring)."""
-    unsafe = set("/") | set(directory_delim)
-
-    def bad(ch: str) -> bool:
-        o = ord(ch)
-        return ch in unsafe or o < 0x20 or 0x7F <= o <= 0x9F
-
-    if value in (".", ".."):
-        return "%2E" * len(value)
-    if not any(bad(ch) for ch in value) and not _PERCENT_HEX.search(value):
+def encode_path_value(value: str) -> str:
+    """A field value as the key holds it: raw, or percent-encoded when unsafe (see the module
+    docstring)."""
+    dots = "/" in value and any(seg in (".", "..") for seg in value.split("/")[1:])
+    if not dots and not _CONTROL.search(value):
         return value
-    out = []
-    for ch in value:
-        if ch == "%" or bad(ch):
-            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
-        else:
-            out.append(ch)
-    return "".join(out)
+    return _UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), value)
 
 
 def _java_double(x: float) -> str:
@@ -318,7 +305,7 @@ class FieldPartitioner(_PathMixin):
         parts = []
         for name in self.field_names:
             text = self._value_text(record, name)
-            parts.append(f"{name}={encode_path_value(text, self.directory_delim)}")
+            parts.append(f"{name}={encode_path_value(text)}")
         return self.directory_delim.join(parts)
 
     def _value_text(self, record: SinkRecord, name: str) -> str:
@@ -360,7 +347,7 @@ class FieldPartitioner(_PathMixin):
         parts = []
         for name, value in zip(self.field_names, values, strict=True):
             text = self._map_value_text(record, name, value)
-            parts.append(f"{name}={encode_path_value(text, self.directory_delim)}")
+            parts.append(f"{name}={encode_path_value(text)}")
         return self.directory_delim.join(parts)
 
     @staticmethod

@@ -153,14 +153,12 @@ def test_unsupported_type_partition() -> None:
 
 
 def test_string_partition() -> None:
-    # FieldPartitionerTest.testStringPartition. Confluent writes every string raw, "/" included
-    # ("string=test/with\\special:chars=and+spaces", one folder more); ours percent-encodes the
-    # "/" (README "Unsafe field values", a documented difference): unquote() gives it back.
+    # FieldPartitionerTest.testStringPartition: every string raw, "/" included (one folder more).
     p = FieldPartitioner(["string"])
     assert field_path(p) == "string=def"
     special = "test/with\\special:chars=and+spaces"
     assert field_path(p, one_field("string", STRING, special)) == (
-        "string=test%2Fwith\\special:chars=and+spaces"
+        "string=test/with\\special:chars=and+spaces"
     )
     assert field_path(p, one_field("string", STRING, "")) == "string="
 
