@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import date, datetime, time
-from decimal import Decimal
 from typing import Any
 
 import fastavro
 from fastavro.schema import to_parsing_canonical_form
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.json_data import as_hashmap
 from s3connect.util.java_hashmap import sized_capacity
 
@@ -42,8 +41,6 @@ PARSED = fastavro.parse_schema(json.loads(ANYTHING_SCHEMA_JSON))
 """The schema as fastavro encodes and decodes it."""
 
 _CANONICAL = to_parsing_canonical_form(PARSED)
-
-_JAVA_CLASS = {Decimal: "java.math.BigDecimal", datetime: "java.util.Date"}
 
 
 def is_anything(avro: Any) -> bool:
@@ -83,13 +80,7 @@ def anything_datum(value: Any) -> dict[str, Any]:
     if isinstance(value, Mapping):
         entries = [{"key": anything_datum(k), "value": anything_datum(v)} for k, v in value.items()]
         return {"map": entries}
-    raise ValueError(f"Unknown Java type for schemaless data: class {_java_class(value)}")
-
-
-def _java_class(value: Any) -> str:
-    if isinstance(value, date | time):
-        return "java.util.Date"
-    return _JAVA_CLASS.get(type(value), type(value).__name__)
+    raise ValueError(f"Unknown Java type for schemaless data: class {java_class(value)}")
 
 
 def anything_value(datum: Mapping[str, Any]) -> Any:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from typing import Any, BinaryIO
 
 import pyarrow as pa
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.formats.base import FileRecords
@@ -31,18 +31,6 @@ __all__ = [
 BYTES_SCHEMA = ConnectSchema(Type.BYTES, optional=True)
 """The schema of ByteArray records (ByteArrayConverter's)."""
 
-# The Java classes Kafka Connect's converters give for these Python values (the text of
-# ByteArrayConverter's DataException names the value's class).
-_JAVA_CLASSES: dict[type, str] = {
-    str: "java.lang.String",
-    dict: "java.util.HashMap",
-    list: "java.util.ArrayList",
-    bool: "java.lang.Boolean",
-    int: "java.lang.Long",
-    float: "java.lang.Double",
-    Decimal: "java.math.BigDecimal",
-}
-
 
 def bytearray_problem(schema: ConnectSchema | None, value: Any) -> str | None:
     """Why Kafka's ``ByteArrayConverter.fromConnectData``, which Confluent's ByteArrayFormat
@@ -51,8 +39,9 @@ def bytearray_problem(schema: ConnectSchema | None, value: Any) -> str | None:
     if schema is not None and schema.type is not Type.BYTES:
         return f"Invalid schema type for ByteArrayConverter: {schema.type.name}"
     if value is not None and not isinstance(value, bytes | bytearray | memoryview):
-        java = _JAVA_CLASSES.get(type(value), type(value).__name__)
-        return f"ByteArrayConverter is not compatible with objects of type class {java}"
+        return "ByteArrayConverter is not compatible with objects of type class " + java_class(
+            value
+        )
     return None
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.schema import ConnectSchema, Type
-from s3connect.transforms.jvm import java_class
 
 __all__ = ["AvroDataChecks", "avro_data_problem"]
 

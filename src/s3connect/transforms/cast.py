@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.java_types import java_class, schemaless_type
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.transforms.base import (
@@ -28,14 +29,12 @@ from s3connect.transforms.base import (
 from s3connect.transforms.jvm import (
     decimal_text,
     double_text,
-    java_class,
     java_split,
     long_value,
     narrow,
     parse_boolean,
     parse_double,
     parse_integer,
-    schemaless_type,
     to_float32,
 )
 from s3connect.transforms.settings import REQUIRED, Settings

@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.transforms.base import DataError, Side, Transformation, operating, with_topic
-from s3connect.transforms.jvm import java_class
 from s3connect.transforms.settings import Settings
 
 __all__ = ["EXTRACT_TOPIC", "ExtractTopic", "parse_json_path"]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from s3connect.connect.java_types import java_class, schemaless_type
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.transforms.base import (
@@ -21,7 +22,6 @@ from s3connect.transforms.base import (
     operating,
     with_operating,
 )
-from s3connect.transforms.jvm import java_class, schemaless_type
 from s3connect.transforms.settings import Settings
 from s3connect.transforms.structs import (
     SchemaCache,

@@ -10,20 +10,14 @@ from __future__ import annotations
 import math
 import re
 import struct
-from collections.abc import Mapping
-from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
-from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.connect.schema import Type
 from s3connect.util.jackson import Float32, dump
 
 __all__ = [
-    "LONG_MAX",
-    "LONG_MIN",
     "decimal_text",
     "double_text",
-    "java_class",
     "java_split",
     "java_trim",
     "long_value",
@@ -32,29 +26,12 @@ __all__ = [
     "parse_boolean",
     "parse_double",
     "parse_integer",
-    "schemaless_type",
     "to_float32",
     "wrap",
 ]
 
-LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 _BITS = {Type.INT8: 8, Type.INT16: 16, Type.INT32: 32, Type.INT64: 64}
 _F32_MAX = struct.unpack(">f", b"\x7f\x7f\xff\xff")[0]
-
-_CLASS_BY_TYPE = {
-    Type.INT8: "java.lang.Byte",
-    Type.INT16: "java.lang.Short",
-    Type.INT32: "java.lang.Integer",
-    Type.INT64: "java.lang.Long",
-    Type.FLOAT32: "java.lang.Float",
-    Type.FLOAT64: "java.lang.Double",
-    Type.BOOLEAN: "java.lang.Boolean",
-    Type.STRING: "java.lang.String",
-    Type.BYTES: "[B",
-    Type.ARRAY: "java.util.ArrayList",
-    Type.MAP: "java.util.HashMap",
-    Type.STRUCT: "org.apache.kafka.connect.data.Struct",
-}
 
 
 def java_trim(text: str) -> str:
@@ -197,43 +174,3 @@ def parse_big_decimal(text: str) -> Decimal:
 def parse_boolean(text: str) -> bool:
     """``Boolean.parseBoolean``: true only for ``true`` in any case."""
     return text.lower() == "true"
-
-
-def schemaless_type(value: Any) -> Type | None:
-    """``ConnectSchema.schemaType`` of a schemaless value's Java class (None: not a Connect
-    type, such as a ``BigDecimal`` or a ``java.util.Date``)."""
-    if isinstance(value, bool):
-        return Type.BOOLEAN
-    if isinstance(value, int):
-        return Type.INT64 if LONG_MIN <= value <= LONG_MAX else None
-    if isinstance(value, float):
-        return Type.FLOAT64
-    if isinstance(value, str):
-        return Type.STRING
-    if isinstance(value, bytes | bytearray | memoryview):
-        return Type.BYTES
-    if isinstance(value, list | tuple):
-        return Type.ARRAY
-    if isinstance(value, Mapping):
-        return Type.MAP
-    return None
-
-
-def java_class(value: Any, schema: ConnectSchema | None = None) -> str:
-    """The Java class name Kafka would report for a value (``Class.getName``)."""
-    if value is None:
-        return "null"
-    if schema is not None:
-        if schema.name in (DATE, TIME, TIMESTAMP):
-            return "java.util.Date"
-        if schema.name == DECIMAL:
-            return "java.math.BigDecimal"
-        return _CLASS_BY_TYPE[schema.type]
-    if isinstance(value, Decimal):
-        return "java.math.BigDecimal"
-    if isinstance(value, datetime | date | time):
-        return "java.util.Date"
-    kind = schemaless_type(value)
-    if kind is None:
-        return type(value).__name__
-    return _CLASS_BY_TYPE[kind]

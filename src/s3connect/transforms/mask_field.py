@@ -14,6 +14,7 @@ from datetime import date, time
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.logical import EPOCH, EPOCH_DAY
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import DATE, TIME, ConnectSchema, Type
@@ -25,7 +26,7 @@ from s3connect.transforms.base import (
     operating,
     with_operating,
 )
-from s3connect.transforms.jvm import java_class, parse_big_decimal
+from s3connect.transforms.jvm import parse_big_decimal
 from s3connect.transforms.settings import Settings
 from s3connect.transforms.structs import (
     as_copied_map,

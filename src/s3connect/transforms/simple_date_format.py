@@ -12,6 +12,7 @@ those of UTC (``UTC``, ``GMT``, ``Coordinated Universal Time``, ``Greenwich Mean
 
 from __future__ import annotations
 
+from s3connect.connect.java_types import LONG_MAX, LONG_MIN
 from s3connect.transforms.date_format import (
     DAY_MS,
     MONTHS,
@@ -25,7 +26,7 @@ from s3connect.transforms.date_format import (
     format_millis,
     month_length,
 )
-from s3connect.transforms.jvm import LONG_MAX, LONG_MIN, wrap
+from s3connect.transforms.jvm import wrap
 
 __all__ = ["SimpleDateFormat"]
 

@@ -7,10 +7,10 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.json_data import as_hashmap
 from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.transforms.base import DataError
-from s3connect.transforms.jvm import java_class
 from s3connect.util.java_hashmap import copied_capacity, sized_capacity
 
 __all__ = [

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
+from s3connect.connect.java_types import LONG_MAX, LONG_MIN, java_class
 from s3connect.connect.logical import EPOCH, EPOCH_DAY
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Field, Type
@@ -29,7 +30,6 @@ from s3connect.transforms.base import (
     with_operating,
 )
 from s3connect.transforms.date_format import DAY_MS
-from s3connect.transforms.jvm import LONG_MAX, LONG_MIN, java_class
 from s3connect.transforms.settings import REQUIRED, Settings
 from s3connect.transforms.simple_date_format import SimpleDateFormat
 from s3connect.transforms.structs import (

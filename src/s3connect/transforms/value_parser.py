@@ -13,18 +13,12 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.java_types import LONG_MAX, LONG_MIN
 from s3connect.connect.logical import EPOCH, EPOCH_DAY
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.transforms.base import DataError
 from s3connect.transforms.date_format import DAY_MS
-from s3connect.transforms.jvm import (
-    LONG_MAX,
-    LONG_MIN,
-    java_trim,
-    parse_big_decimal,
-    to_float32,
-    wrap,
-)
+from s3connect.transforms.jvm import java_trim, parse_big_decimal, to_float32, wrap
 from s3connect.transforms.simple_date_format import SimpleDateFormat
 from s3connect.transforms.values import (
     ISO_DATE,

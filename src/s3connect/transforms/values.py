@@ -13,6 +13,7 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.logical import date_to_days, time_to_millis, timestamp_to_millis
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.transforms.base import DataError
@@ -20,7 +21,6 @@ from s3connect.transforms.date_format import DAY_MS, compile_pattern, format_mil
 from s3connect.transforms.jvm import (
     decimal_text,
     double_text,
-    java_class,
     long_value,
     narrow,
     parse_big_decimal,
