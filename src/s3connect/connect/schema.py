@@ -7,12 +7,13 @@ follow the schema's field order; an array is a ``list``; a map is a ``dict``; by
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["INT_RANGES", "ConnectSchema", "Field", "Type"]
+__all__ = ["INT_RANGES", "ConnectSchema", "Field", "Type", "schema_identity"]
 
 # Logical type names, as Kafka Connect spells them.
 TIMESTAMP = "org.apache.kafka.connect.data.Timestamp"
@@ -68,6 +69,28 @@ class ConnectSchema:
             if f.name == name:
                 return f
         return None
+
+
+def schema_identity(schema: ConnectSchema) -> str:
+    """A text that two schemas share exactly when Kafka's ``ConnectSchema.equals`` holds: their
+    repr with every schema's parameters in key order (Java compares them as maps)."""
+    return repr(_parameters_sorted(schema))
+
+
+def _parameters_sorted(schema: ConnectSchema) -> ConnectSchema:
+    """``schema`` with every schema's parameters in key order (itself when they already are)."""
+    params = schema.parameters
+    ordered = params if list(params) == sorted(params) else dict(sorted(params.items()))
+    fields = tuple(Field(f.name, _parameters_sorted(f.schema)) for f in schema.fields)
+    key = None if schema.key_schema is None else _parameters_sorted(schema.key_schema)
+    value = None if schema.value_schema is None else _parameters_sorted(schema.value_schema)
+    same = [ordered is params, key is schema.key_schema, value is schema.value_schema]
+    same += [a.schema is b.schema for a, b in zip(fields, schema.fields, strict=True)]
+    if all(same):
+        return schema
+    return dataclasses.replace(
+        schema, parameters=ordered, fields=fields, key_schema=key, value_schema=value
+    )
 
 
 INT_RANGES = {

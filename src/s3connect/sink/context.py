@@ -14,7 +14,7 @@ from s3connect.config.converters import SINK_CONVERTER_CLASSES
 from s3connect.config.plugins import load_plugin
 from s3connect.config.sink import SinkConfig
 from s3connect.connect.records import RawRecord, SinkRecord
-from s3connect.connect.schema import ConnectSchema
+from s3connect.connect.schema import ConnectSchema, schema_identity
 from s3connect.convert.registry.client import with_record_context
 from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
@@ -137,15 +137,18 @@ class _SchemaKeys:
             return None
         if schema is not self._last:
             self._last = schema
-            self._last_key = hashlib.sha256(repr(schema).encode()).hexdigest()[:32]
+            self._last_key = _fingerprint(schema)
         return self._last_key
 
 
 def schema_key(record: SinkRecord) -> SchemaKey:
     """A stable identity of the record's value schema (None when schemaless)."""
-    if record.value_schema is None:
-        return None
-    return hashlib.sha256(repr(record.value_schema).encode()).hexdigest()[:32]
+    return None if record.value_schema is None else _fingerprint(record.value_schema)
+
+
+def _fingerprint(schema: ConnectSchema) -> str:
+    """The schema's identity as rotation state keeps it (equal schemas, equal keys)."""
+    return hashlib.sha256(schema_identity(schema).encode()).hexdigest()[:32]
 
 
 def _uses_registry(config: SinkConfig) -> bool:

@@ -572,3 +572,21 @@ def test_validate_and_check_requires_versions(mode: SchemaCompatibility) -> None
         schema_incompatibility(mode, SCHEMA_A, s(Type.INT32, name="a", optional=True))
     assert schema_incompatibility(mode, unversioned, unversioned) is None
     assert schema_incompatibility(none, unversioned, SCHEMA_A) is diffSchema
+
+
+def test_none_parameters_in_another_order_are_the_same_schema() -> None:
+    # NONE rotates when !originalSchema.equals(currentSchema); ConnectSchema.equals compares
+    # parameters as maps, so their order (a struct's and a nested field's) changes nothing.
+    def enum(*params: tuple[str, str]) -> ConnectSchema:
+        color = ConnectSchema(Type.STRING, name="color", parameters=dict(params))
+        return ConnectSchema(Type.STRUCT, name="r", fields=(Field("c", color),))
+
+    blue_red = enum(("io.confluent.connect.avro.Enum", "color"), ("a", "BLUE"), ("b", "RED"))
+    red_blue = enum(("b", "RED"), ("io.confluent.connect.avro.Enum", "color"), ("a", "BLUE"))
+    other = enum(("b", "GREEN"), ("io.confluent.connect.avro.Enum", "color"), ("a", "BLUE"))
+    assert schema_key(_record(0, blue_red, None)) == schema_key(_record(1, red_blue, None))
+    assert schema_key(_record(0, blue_red, None)) != schema_key(_record(1, other, None))
+    commits, _ = _through_rotator(none, red_blue, blue_red, {"c": "RED"})
+    assert commits == []
+    commits, _ = _through_rotator(none, other, blue_red, {"c": "RED"})
+    assert [c.reason for c in commits] == [RotationReason.SCHEMA_CHANGE]
