@@ -12,10 +12,10 @@ from typing import Literal, cast
 
 from s3connect.config.parsing import bool_text
 from s3connect.config.plugins import load_plugin, looks_like_python, plugin_keys
-from s3connect.config.reader import INT_MAX, KeyReader, resolve_class
+from s3connect.config.reader import INT_MAX, KeyReader, one_of_values, resolve_class
 from s3connect.convert.avro_data import AvroDataOptions
 
-__all__ = ["FORMAT_CLASSES", "FormatConfig", "FormatName"]
+__all__ = ["FORMAT_CLASSES", "FormatConfig", "FormatName", "gzip_refusal"]
 
 FormatName = Literal["avro", "json", "parquet", "bytearray"]
 
@@ -34,6 +34,9 @@ _ALLOWED = "one of avro, json, parquet, bytearray, " + ", ".join(FORMAT_CLASSES.
 _CLOUD_FORMATS = {"AVRO": "avro", "JSON": "json", "PARQUET": "parquet", "BYTES": "bytearray"}
 _AVRO_CODECS = ("null", "deflate", "snappy", "bzip2")
 _PARQUET_CODECS = ("none", "snappy", "gzip", "zstd", "lz4", "brotli")
+# ParquetCodecRecommender.ALLOWED_VALUES, in its order (Parquet's CompressionCodecName names)
+_PARQUET_CODECS_LISTED = ("none", "gzip", "snappy", "lz4", "brotli", "lz4_raw", "zstd", "lzo")
+_NO_GZIP = ("avro", "parquet")  # COMPRESSION_SUPPORTED_FORMATS[GZIP] is json and bytearray
 _REQUIRED = "one of avro, json, parquet, bytearray or a Confluent class"
 
 
@@ -103,23 +106,12 @@ class FormatConfig:
                 fmt = cloud_fmt
         if fmt is None and fc is None and odf is None:
             r.missing("format.class", _REQUIRED)
-        if plugin is not None and r.raw_text("s3.compression.type").strip() == "gzip":
-            r.invalid("s3.compression.type", "gzip", "gzip applies only to json and bytearray")
         codecs = _read_codecs(r, fmt)
-        level = r.integer(
-            "s3.compression.level",
-            -1,
-            -1,
-            9,
-            "must be -1 (default) or an integer from 0 (none) to 9 (best compression)",
-        )
-        if codecs["s3.compression.type"] == "gzip" and fmt in ("avro", "parquet"):
-            key = "s3.compression.type" if r.has("s3.compression.type") else "compression.codec"
-            r.invalid(
-                key,
-                r.raw_text(key),
-                f"gzip applies only to json and bytearray formats, not {fmt} "
-                f"(use {'avro' if fmt == 'avro' else 'parquet'}.codec)",
+        level = r.ranged("s3.compression.level", -1, -1, 9)  # CompressionLevelValidator
+        if codecs["s3.compression.type"] == "gzip" and (plugin is not None or fmt in _NO_GZIP):
+            r.problem(  # S3SinkConnectorValidator.validateCompression
+                "format.class, s3.compression.type: "
+                + gzip_refusal("data", plugin or FORMAT_CLASSES[fmt or "json"])
             )
         return cls(
             name=cast(FormatName, fmt or "json"),
@@ -130,7 +122,12 @@ class FormatConfig:
             bytearray_extension=r.string("format.bytearray.extension", ".bin"),
             # Whitespace is significant here: Confluent reads the original, untrimmed value.
             bytearray_separator=r.string("format.bytearray.separator", "\n", strip=False),
-            json_decimal_format=r.choice("json.decimal.format", "BASE64", ("BASE64", "NUMERIC")),
+            json_decimal_format=r.choice(
+                "json.decimal.format",
+                "BASE64",
+                ("BASE64", "NUMERIC"),
+                why="String must be one of (case insensitive): BASE64, NUMERIC",
+            ),
             schema_cache_size=_read_cache_size(r),
             enhanced_avro_schema_support=r.boolean("enhanced.avro.schema.support", True),
             connect_meta_data=r.boolean("connect.meta.data", True),
@@ -179,6 +176,12 @@ class FormatConfig:
         }
 
 
+def gzip_refusal(side: str, class_name: str) -> str:
+    """``S3SinkConnectorValidator.FORMAT_CONFIG_ERROR_MESSAGE`` for gzip: ``side`` (data, keys,
+    headers) written with ``class_name``, a format gzip does not apply to."""
+    return f"Compression Type gzip not valid for {side} format class: ( {class_name} )."
+
+
 def _read_cache_size(r: KeyReader) -> int:
     """``schemas.cache.config`` (Kafka INT, no validator), else the pre-2020 name
     ``schema.cache.size`` (still accepted; listed as ignored when both are given)."""
@@ -222,9 +225,19 @@ def _read_codecs(r: KeyReader, fmt: str | None) -> dict[str, str]:
     """``avro.codec``, ``parquet.codec`` and ``s3.compression.type``, or Confluent Cloud's
     ``compression.codec`` setting one of them."""
     codecs = {
-        "avro.codec": r.choice("avro.codec", "null", _AVRO_CODECS, exact=True),
+        "avro.codec": r.choice(
+            "avro.codec",
+            "null",
+            _AVRO_CODECS,
+            exact=True,
+            why="String must be one of: " + ", ".join(_AVRO_CODECS),
+        ),
         "parquet.codec": r.choice(
-            "parquet.codec", "snappy", (*_PARQUET_CODECS, "lzo", "lz4_raw"), exact=True
+            "parquet.codec",
+            "snappy",
+            (*_PARQUET_CODECS, "lzo", "lz4_raw"),
+            exact=True,
+            why=one_of_values(_PARQUET_CODECS_LISTED),
         ),
     }
     if codecs["parquet.codec"] in ("lzo", "lz4_raw"):
@@ -235,8 +248,12 @@ def _read_codecs(r: KeyReader, fmt: str | None) -> dict[str, str]:
             codecs["parquet.codec"],
             f"there is no {name} Parquet writer; use one of {allowed}",
         )
-    codecs["s3.compression.type"] = r.choice(
-        "s3.compression.type", "none", ("none", "gzip"), exact=True
+    codecs["s3.compression.type"] = r.choice(  # CompressionTypeValidator
+        "s3.compression.type",
+        "none",
+        ("none", "gzip"),
+        exact=True,
+        why=one_of_values(("none", "gzip")),
     )
     codec = r.get("compression.codec")
     if codec is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from s3connect.config.format import FORMAT_CLASSES
+from s3connect.config.format import FORMAT_CLASSES, gzip_refusal
 from s3connect.config.parsing import bool_text
 from s3connect.config.reader import KeyReader, resolve_class
 
@@ -29,7 +29,8 @@ class KeysHeadersConfig:
     store_kafka_keys: bool = False
     store_kafka_headers: bool = False
     keys_format: Literal["avro", "json", "parquet", "bytearray"] = "avro"
-    headers_format: Literal["avro", "json", "parquet"] = "avro"
+    headers_format: Literal["avro", "json", "parquet", "bytearray"] = "avro"
+    """Never ``bytearray`` when :attr:`store_kafka_headers` (only stored headers are written)."""
 
     @classmethod
     def read(
@@ -41,19 +42,18 @@ class KeysHeadersConfig:
         store = {side: r.boolean(f"store.kafka.{side}", False) for side in ("keys", "headers")}
         formats: dict[str, str] = {}
         for side in ("keys", "headers"):
-            formats[side] = _read_format(r, side)
+            formats[side] = _read_format(r, side, store[side])
             if compression_type == "gzip" and store[side] and formats[side] not in _GZIP_FORMATS:
-                r.problem(
-                    f"Compression Type gzip not valid for {side} format class: "
-                    f"( {FORMAT_CLASSES[formats[side]]} ): set {side}.format.class to json or "
-                    "bytearray, or s3.compression.type=none"
+                r.problem(  # S3SinkConnectorValidator.validateCompression
+                    f"store.kafka.{side}, {side}.format.class, s3.compression.type: "
+                    + gzip_refusal(side, FORMAT_CLASSES[formats[side]])
                 )
         tombstone = r.string("tombstone.encoded.partition", "tombstone")
         if behavior_on_null_values == "write":
             if not store["keys"]:
-                r.problem(
-                    "behavior.on.null.values=write needs store.kafka.keys=true: Writing Kafka "
-                    "record keys to storage is mandatory when tombstone writing is enabled."
+                r.problem(  # S3SinkConnectorValidator.validateTombstoneWriter
+                    "store.kafka.keys, behavior.on.null.values: Writing Kafka record keys to "
+                    "storage is mandatory when tombstone writing is enabled."
                 )
             if not tombstone:
                 r.invalid("tombstone.encoded.partition", "", "must not be empty")
@@ -62,7 +62,9 @@ class KeysHeadersConfig:
             store_kafka_keys=store["keys"],
             store_kafka_headers=store["headers"],
             keys_format=cast(Literal["avro", "json", "parquet", "bytearray"], formats["keys"]),
-            headers_format=cast(Literal["avro", "json", "parquet"], formats["headers"]),
+            headers_format=cast(
+                Literal["avro", "json", "parquet", "bytearray"], formats["headers"]
+            ),
         )
 
     def describe(self) -> dict[str, str]:
@@ -76,13 +78,15 @@ class KeysHeadersConfig:
         }
 
 
-def _read_format(r: KeyReader, side: str) -> str:
-    """``keys.format.class`` or ``headers.format.class`` as a short name (``avro`` by default)."""
+def _read_format(r: KeyReader, side: str, stored: bool) -> str:
+    """``keys.format.class`` or ``headers.format.class`` as a short name (``avro`` by default);
+    Confluent's class accepts any format, but headers cannot be written as ByteArray (refused
+    only when they are stored)."""
     key = f"{side}.format.class"
     value = r.get(key)
     if value is None:
         return "avro"
-    allowed = _FORMATS[side]
+    allowed = _FORMATS[side] if stored else _FORMATS["keys"]
     short = resolve_class(value, FORMAT_CLASSES)
     if short is None or short not in allowed:
         why = " (ByteArrayFormat cannot hold headers)" if short == "bytearray" else ""

@@ -9,7 +9,7 @@ from typing import overload
 from s3connect.config.masking import shown
 from s3connect.errors import ConfigError
 
-__all__ = ["INT_MAX", "INT_MIN", "LONG_MAX", "KeyReader", "resolve_class"]
+__all__ = ["INT_MAX", "INT_MIN", "LONG_MAX", "KeyReader", "one_of_values", "resolve_class"]
 
 INT_MAX = 2**31 - 1
 """Java's ``Integer.MAX_VALUE`` (Kafka's INT type)."""
@@ -131,20 +131,57 @@ class KeyReader:
         self.invalid(key, value, allowed)
         return default
 
+    def ranged(
+        self,
+        key: str,
+        default: int,
+        lo: int | None = None,
+        hi: int | None = None,
+        *,
+        kind: str = "INT",
+    ) -> int:
+        """An ``INT`` or ``LONG`` key with Kafka's ``ConfigDef.Range`` (``atLeast(lo)``,
+        ``between(lo, hi)``, or none), refused with Kafka's messages; ``default`` when absent or
+        invalid."""
+        value = self.get(key)
+        if value is None:
+            return default
+        text = value.strip()
+        bits = 31 if kind == "INT" else 63
+        if not re.fullmatch(r"[+-]?\d+", text) or not -(2**bits) <= int(text) < 2**bits:
+            self.invalid(key, value, f"Not a number of type {kind}")
+        elif lo is not None and int(text) < lo:
+            self.invalid(key, value, f"Value must be at least {lo}")
+        elif hi is not None and int(text) > hi:
+            self.invalid(key, value, f"Value must be no more than {hi}")
+        else:
+            return int(text)
+        return default
+
     def boolean(self, key: str, default: bool) -> bool:
-        """``true`` / ``false`` (any case); ``default`` when absent or invalid."""
+        """``true`` / ``false`` (any case); ``default`` when absent or invalid (Kafka's BOOLEAN
+        message)."""
         value = self.get(key)
         if value is None:
             return default
         text = value.strip().lower()
         if text in ("true", "false"):
             return text == "true"
-        self.invalid(key, value, "must be true or false")
+        self.invalid(key, value, "Expected value to be either true or false")
         return default
 
-    def choice(self, key: str, default: str, allowed: Iterable[str], *, exact: bool = False) -> str:
+    def choice(
+        self,
+        key: str,
+        default: str,
+        allowed: Iterable[str],
+        *,
+        exact: bool = False,
+        why: str | None = None,
+    ) -> str:
         """One of ``allowed`` (any case, returned as spelled there; with ``exact``, spelled as
-        there, as Kafka's ``ConfigDef.ValidString``); ``default`` when absent or invalid."""
+        there, as Kafka's ``ConfigDef.ValidString``); ``default`` when absent or invalid. ``why``:
+        the refusal's text (the validator's own), else ``must be one of ...``."""
         value = self.get(key)
         if value is None:
             return default
@@ -153,12 +190,17 @@ class KeyReader:
         for option in options:
             if option == text or (not exact and option.lower() == text.lower()):
                 return option
-        allowed_text = f"must be one of {', '.join(options)}"
+        allowed_text = why or f"must be one of {', '.join(options)}"
         spelled = [o for o in options if o.lower() == text.lower()]
         if spelled:
             allowed_text += f" (case-sensitive, as Confluent reads it: {spelled[0]!r})"
         self.invalid(key, value, allowed_text)
         return default
+
+
+def one_of_values(values: Iterable[str]) -> str:
+    """Confluent's ``oneOfValuesErrorMessage``: ``Value must be one of: [a, b]``."""
+    return f"Value must be one of: [{', '.join(values)}]"
 
 
 def resolve_class(value: str, table: Mapping[str, str]) -> str | None:

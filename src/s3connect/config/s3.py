@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from s3connect.config.parsing import bool_text
-from s3connect.config.reader import INT_MAX, LONG_MAX, KeyReader
+from s3connect.config.reader import KeyReader, one_of_values
 from s3connect.storage.proxy import S3Proxy, parse_proxy, redacted_url, without_password
 from s3connect.storage.s3 import AssumeRole
 
@@ -32,15 +32,15 @@ __all__ = [
 # S3SinkConnectorConfig's SSEA_CONFIG validator: "" or the SDK's ServerSideEncryption values
 # (case-sensitive). S3OutputStream sends aws:kms only with a key id, and never aws:kms:dsse.
 SSE_ALGORITHMS = ("AES256", "aws:kms", "aws:kms:dsse")
-# CannedAclValidator: the SDK v2 ObjectCannedACL values (case-sensitive).
+# CannedAclValidator: the SDK v2 ObjectCannedACL values (case-sensitive), in its order.
 CANNED_ACLS = (
     "private",
     "public-read",
     "public-read-write",
     "authenticated-read",
+    "aws-exec-read",
     "bucket-owner-read",
     "bucket-owner-full-control",
-    "aws-exec-read",
 )
 CREDENTIALS_PROVIDER_CLASSES: Mapping[str, str] = MappingProxyType(
     {
@@ -141,17 +141,9 @@ class S3Config:
             path_style_access=r.boolean("s3.path.style.access.enabled", True),
             access_key_id=r.optional("aws.access.key.id"),
             secret_access_key=r.optional("aws.secret.access.key"),
-            part_size=r.integer(
-                "s3.part.size",
-                26_214_400,
-                _PART_SIZE_MIN,
-                INT_MAX,
-                f"must be an integer between {_PART_SIZE_MIN} (5 MiB) and {INT_MAX} (~2 GiB)",
-            ),
-            part_retries=r.integer("s3.part.retries", 3, 0, INT_MAX, "must be an integer >= 0"),
-            retry_backoff_ms=r.integer(
-                "s3.retry.backoff.ms", 200, 0, LONG_MAX, "must be an integer >= 0 (milliseconds)"
-            ),
+            part_size=_read_part_size(r),
+            part_retries=r.ranged("s3.part.retries", 3, 0),
+            retry_backoff_ms=r.ranged("s3.retry.backoff.ms", 200, 0, kind="LONG"),
             credentials_provider=provider,
             sts_role_arn=sts["sts.role.arn"],
             sts_role_session_name=sts["sts.role.session.name"],
@@ -236,7 +228,7 @@ class S3WriteConfig(S3Config):
         ssea, kms_key_id, customer_key = read_sse(r)
         acl = r.get("s3.acl.canned")
         if acl is not None and acl.strip() not in CANNED_ACLS:
-            r.invalid("s3.acl.canned", acl, "must be one of " + ", ".join(CANNED_ACLS))
+            r.invalid("s3.acl.canned", acl, one_of_values(CANNED_ACLS))
         acl = acl.strip() if acl is not None and acl.strip() in CANNED_ACLS else None
         tagging = r.boolean("s3.object.tagging", False)
         extra = _extra_tags(r)
@@ -280,11 +272,25 @@ class S3WriteConfig(S3Config):
         return d
 
 
+def _read_part_size(r: KeyReader) -> int:
+    """``s3.part.size``: an INT within Confluent's ``PartRange`` (its messages)."""
+    size = r.ranged("s3.part.size", 26_214_400)
+    if size < _PART_SIZE_MIN:
+        r.invalid(
+            "s3.part.size",
+            r.raw_text("s3.part.size"),
+            f"Part size must be at least: {_PART_SIZE_MIN} bytes (5MB)",
+        )
+        return 26_214_400
+    return size
+
+
 def read_sse(r: KeyReader) -> tuple[str, str, str | None]:
     """``s3.ssea.name``, ``s3.sse.kms.key.id`` and ``s3.sse.customer.key``."""
     ssea = r.string("s3.ssea.name", "")
     if ssea and ssea not in SSE_ALGORITHMS:
-        r.invalid("s3.ssea.name", ssea, "must be empty, " + " or ".join(SSE_ALGORITHMS))
+        # ConfigDef.ValidString.in("", AES256, ...)
+        r.invalid("s3.ssea.name", ssea, "String must be one of: , " + ", ".join(SSE_ALGORITHMS))
         ssea = ""
     kms_key_id = r.string("s3.sse.kms.key.id", "")
     if kms_key_id and ssea != "aws:kms":
@@ -402,16 +408,24 @@ def _read_proxy(r: KeyReader) -> tuple[str | None, str | None, str | None]:
     return stored, user, password if password is not None else url_password
 
 
+def _missing_sts(r: KeyReader, name: str, what: str) -> None:
+    """A key ``AwsAssumeRoleCredentialsProvider``'s ``STS_CONFIG_DEF`` requires, with Kafka's
+    message."""
+    r.problem(
+        f"{_STS_PREFIX}{name} is missing: Missing required configuration \"{name}\" which has "
+        f"no default value. ({what}, needed by AwsAssumeRoleCredentialsProvider)"
+    )
+
+
 def _check_assume_role(r: KeyReader, values: Mapping[str, str | None]) -> None:
-    what = "needed by AwsAssumeRoleCredentialsProvider"
     arn = values["sts.role.arn"]
     if arn is None:
-        r.missing(_STS_PREFIX + "sts.role.arn", f"the ARN of the role to assume ({what})")
+        _missing_sts(r, "sts.role.arn", "the ARN of the role to assume")
     elif not arn.startswith("arn:") or len(arn) < 20:
         r.invalid(_STS_PREFIX + "sts.role.arn", arn, "must be a role ARN (arn:aws:iam::...)")
     name = values["sts.role.session.name"]
     if name is None:
-        r.missing(_STS_PREFIX + "sts.role.session.name", f"a session name ({what})")
+        _missing_sts(r, "sts.role.session.name", "a session name")
     elif not _SESSION_NAME_RE.match(name):
         r.invalid(
             _STS_PREFIX + "sts.role.session.name",
@@ -420,7 +434,7 @@ def _check_assume_role(r: KeyReader, values: Mapping[str, str | None]) -> None:
         )
     external = values["sts.role.external.id"]
     if external is None:
-        r.missing(_STS_PREFIX + "sts.role.external.id", f"the role's external ID ({what})")
+        _missing_sts(r, "sts.role.external.id", "the role's external ID")
     elif not _EXTERNAL_ID_RE.match(external):
         r.invalid(
             _STS_PREFIX + "sts.role.external.id",

@@ -286,19 +286,20 @@ def _check_no_effect_types(r: KeyReader) -> None:
     """Keys without effect still have Confluent's types and checks (a config Connect refuses is
     refused here too)."""
     if r.has("tasks.max"):
-        r.integer("tasks.max", 1, 1, INT_MAX, "must be an integer > 0")
+        r.ranged("tasks.max", 1, 1)
     for key, kind in _TYPED_NO_EFFECT.items():
         if r.has(key) and kind == "boolean":
             r.boolean(key, False)
         elif r.has(key):
-            r.integer(key, 0, -LONG_MAX - 1, LONG_MAX, "must be an integer (milliseconds)")
+            r.ranged(key, 0, kind="LONG")
     if r.has("s3.elastic.buffer.init.capacity"):
-        r.integer("s3.elastic.buffer.init.capacity", 131072, 4096, INT_MAX, "must be >= 4096")
+        r.ranged("s3.elastic.buffer.init.capacity", 131072, 4096)
     path_style = (r.peek("s3.path.style.access.enabled") or "true").strip().lower() != "false"
     if r.boolean("s3.wan.mode", False) and path_style:
         r.problem(  # S3SinkConnectorValidator.validateWanModeAndPathStyleCompatibility
-            "s3.wan.mode=true and s3.path.style.access.enabled=true: both accelerate mode and "
-            "path style access are being enabled; they are mutually exclusive: disable one"
+            "s3.wan.mode, s3.path.style.access.enabled: Both accelerate mode and path style "
+            "access are being enabled. These options are mutually exclusive and cannot be "
+            "enabled together. Please disable one of them"
         )
 
 

@@ -532,14 +532,18 @@ def test_topics_and_regex() -> None:
 @pytest.mark.parametrize(
     ("key", "value", "expected"),
     [
-        ("s3.part.size", "1024", "must be an integer between 5242880 (5 MiB) and 2147483647"),
-        ("s3.part.size", "2147483648", "must be an integer between 5242880"),
-        ("s3.part.retries", "-1", "must be an integer >= 0"),
-        ("s3.retry.backoff.ms", "x", "must be an integer >= 0 (milliseconds)"),
-        ("s3.compression.level", "10", "must be -1 (default) or an integer from 0"),
-        ("s3.compression.type", "zstd", "must be one of none, gzip"),
-        ("avro.codec", "xz", "must be one of null, deflate, snappy, bzip2"),
-        ("parquet.codec", "lzma", "must be one of none, snappy, gzip, zstd, lz4"),
+        ("s3.part.size", "1024", "Part size must be at least: 5242880 bytes (5MB)"),
+        ("s3.part.size", "2147483648", "Not a number of type INT"),
+        ("s3.part.retries", "-1", "Value must be at least 0"),
+        ("s3.retry.backoff.ms", "x", "Not a number of type LONG"),
+        ("s3.compression.level", "10", "Value must be no more than 9"),
+        ("s3.compression.type", "zstd", "Value must be one of: [none, gzip]"),
+        ("avro.codec", "xz", "String must be one of: null, deflate, snappy, bzip2"),
+        (
+            "parquet.codec",
+            "lzma",
+            "Value must be one of: [none, gzip, snappy, lz4, brotli, lz4_raw, zstd, lzo]",
+        ),
         ("filename.offset.zero.pad.width", "-1", "must be an integer >= 1"),
         (
             "filename.offset.zero.pad.width",
@@ -547,11 +551,15 @@ def test_topics_and_regex() -> None:
             "must be an integer >= 1 (Confluent's file name format "
             '"%0" + width + "d" fails for 0)',
         ),
-        ("s3.path.style.access.enabled", "yes", "must be true or false"),
+        ("s3.path.style.access.enabled", "yes", "Expected value to be either true or false"),
         ("s3.region", "US WEST", "must be an AWS region"),
         ("store.url", "ftp://x", "must be an http://, https:// or file:// URL"),
         ("behavior.on.null.values", "drop", "must be one of fail, ignore"),
-        ("json.decimal.format", "HEX", "must be one of BASE64, NUMERIC"),
+        (
+            "json.decimal.format",
+            "HEX",
+            "String must be one of (case insensitive): BASE64, NUMERIC",
+        ),
         ("trigger", "often", 'must be "availableNow" or a processing-time interval'),
         ("max.offsets.per.trigger", "0", "must be an integer > 0"),
         ("starting.offsets", "middle", "must be earliest, latest or a JSON object"),
@@ -566,7 +574,10 @@ def test_invalid_value_messages(key: str, value: str, expected: str) -> None:
 
 def test_gzip_only_for_json_and_bytearray() -> None:
     msg = problems({"format.class": "avro", "s3.compression.type": "gzip"})
-    assert "s3.compression.type=gzip is invalid: gzip applies only to json and bytearray" in msg
+    assert (
+        "format.class, s3.compression.type: Compression Type gzip not valid for data format "
+        "class: ( io.confluent.connect.s3.format.avro.AvroFormat )."
+    ) in msg
     assert with_keys({"format.class": "bytearray", "s3.compression.type": "gzip"}).format.name == (
         "bytearray"
     )
@@ -871,7 +882,7 @@ def test_ssea_allowed_values(ssea: str) -> None:
 
 @pytest.mark.parametrize("acl", ["log-delivery-write", " ", "Private"])
 def test_canned_acls_outside_the_sdks_object_acls_are_refused(acl: str) -> None:
-    assert f"s3.acl.canned={acl} is invalid: must be one of private" in problems(
+    assert f"s3.acl.canned={acl} is invalid: Value must be one of: [private" in problems(
         {"s3.acl.canned": acl}
     )
 
@@ -890,7 +901,7 @@ def test_partition_field_names_are_validated_as_confluent_does(value: str) -> No
 
 @pytest.mark.parametrize("ssea", ["aes256", "KMS", "aws:kms:dsse2"])
 def test_ssea_is_validated_case_sensitively(ssea: str) -> None:
-    assert f"s3.ssea.name={ssea} is invalid: must be empty, AES256 or aws:kms" in problems(
+    assert f"s3.ssea.name={ssea} is invalid: String must be one of: , AES256, aws:kms, aws:kms:dsse" in problems(
         {"s3.ssea.name": ssea}
     )
 
@@ -935,13 +946,13 @@ def test_canned_acls_accepted(acl: str) -> None:
 @pytest.mark.parametrize("acl", ["Private", "public", "bucket-owner"])
 def test_canned_acl_rejected(acl: str) -> None:
     msg = problems({"s3.acl.canned": acl})
-    assert f"s3.acl.canned={acl} is invalid: must be one of private, public-read," in msg
+    assert f"s3.acl.canned={acl} is invalid: Value must be one of: [private, public-read," in msg
 
 
 def test_object_tagging_keys() -> None:
     c = with_keys({"s3.object.tagging": "true", "s3.object.behavior.on.tagging.error": "FAIL"})
     assert c.s3.object_tagging is True and c.s3.object_behavior_on_tagging_error == "fail"
-    assert "s3.object.tagging=yes is invalid: must be true or false" in problems(
+    assert "s3.object.tagging=yes is invalid: Expected value to be either true or false" in problems(
         {"s3.object.tagging": "yes"}
     )
     assert "s3.object.behavior.on.tagging.error=skip is invalid: must be one of ignore, fail" in (
@@ -950,17 +961,20 @@ def test_object_tagging_keys() -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "ok"),
-    [("5242880", True), ("2147483647", True), ("5242879", False), ("2147483648", False)],
+    ("value", "why"),
+    [
+        ("5242880", None),
+        ("2147483647", None),
+        ("5242879", "Part size must be at least: 5242880 bytes (5MB)"),
+        ("2147483648", "Not a number of type INT"),
+    ],
 )
-def test_part_size_bounds_are_confluents_part_range(value: str, ok: bool) -> None:
-    """PartRange: at least 5 MiB, at most Integer.MAX_VALUE."""
-    if ok:
+def test_part_size_bounds_are_confluents_part_range(value: str, why: str | None) -> None:
+    """PartRange: at least 5 MiB, at most Integer.MAX_VALUE (the INT type's limit)."""
+    if why is None:
         assert with_keys({"s3.part.size": value}).s3.part_size == int(value)
     else:
-        assert f"s3.part.size={value} is invalid: must be an integer between 5242880" in problems(
-            {"s3.part.size": value}
-        )
+        assert f"s3.part.size={value} is invalid: {why}" in problems({"s3.part.size": value})
 
 
 def test_assume_role_provider() -> None:
@@ -993,7 +1007,10 @@ def test_assume_role_provider() -> None:
 def test_assume_role_requires_its_keys() -> None:
     msg = problems({"s3.credentials.provider.class": ASSUME_ROLE_CLASS})
     for key in ("role.arn", "role.session.name", "role.external.id"):
-        assert f"{STS}{key} is missing: required" in msg
+        assert (
+            f"{STS}{key} is missing: Missing required configuration "
+            f'"sts.{key}" which has no default value.'
+        ) in msg
 
 
 def test_assume_role_values_validated() -> None:
@@ -1109,7 +1126,7 @@ def test_error_handling_keys() -> None:
             {"errors.deadletterqueue.topic.name": "bad topic"},
             "errors.deadletterqueue.topic.name=bad topic is invalid: must be a legal topic name",
         ),
-        ({"errors.log.enable": "yes"}, "errors.log.enable=yes is invalid: must be true or false"),
+        ({"errors.log.enable": "yes"}, "errors.log.enable=yes is invalid: Expected value to be either true or false"),
     ],
 )
 def test_error_handling_invalid(extra: dict[str, object], expected: str) -> None:
@@ -1317,7 +1334,7 @@ def test_rotate_file_on_partition_change_is_a_confluent_key() -> None:
     assert c.rotation.rotate_file_on_partition_change is False
     assert c.describe()["rotate.file.on.partition.change"] == "false"
     assert build().describe()["rotate.file.on.partition.change"] == "true"
-    assert "rotate.file.on.partition.change=yes is invalid: must be true or false" in problems(
+    assert "rotate.file.on.partition.change=yes is invalid: Expected value to be either true or false" in problems(
         {"rotate.file.on.partition.change": "yes"}
     )
 
@@ -1452,10 +1469,13 @@ def test_connect_meta_data_reaches_the_writers_avro_data() -> None:
 @pytest.mark.parametrize(
     ("keys", "expected"),
     [
-        ({"s3.wan.mode": "maybe"}, "s3.wan.mode=maybe is invalid: must be true or false"),
-        ({"s3.send.digest": "x"}, "s3.send.digest=x is invalid: must be true or false"),
-        ({"retry.backoff.ms": "abc"}, "retry.backoff.ms=abc is invalid: must be an integer"),
-        ({"s3.elastic.buffer.init.capacity": "10"}, "init.capacity=10 is invalid: must be >= 4096"),
+        ({"s3.wan.mode": "maybe"}, "s3.wan.mode=maybe is invalid: Expected value to be either true or false"),
+        ({"s3.send.digest": "x"}, "s3.send.digest=x is invalid: Expected value to be either true or false"),
+        ({"retry.backoff.ms": "abc"}, "retry.backoff.ms=abc is invalid: Not a number of type LONG"),
+        (
+            {"s3.elastic.buffer.init.capacity": "10"},
+            "init.capacity=10 is invalid: Value must be at least 4096",
+        ),
         ({"s3.wan.mode": "true"}, "accelerate mode and path style access are being enabled"),
     ],
 )
