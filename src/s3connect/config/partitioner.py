@@ -160,7 +160,12 @@ class PartitionerConfig:
             timestamp_field=timestamp_field,
             behavior_on_null_values=cast(
                 Literal["fail", "ignore", "write"],
-                r.choice("behavior.on.null.values", "fail", ("fail", "ignore", "write")),
+                r.choice(  # OutputWriteBehavior.VALIDATOR
+                    "behavior.on.null.values",
+                    "fail",
+                    ("fail", "ignore", "write"),
+                    why="String must be one of: ignore, fail, write",
+                ),
             ),
             schema_partition_affix_type=_read_affix(r),
             plugin=plugin,

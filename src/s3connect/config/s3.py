@@ -232,7 +232,12 @@ class S3WriteConfig(S3Config):
         acl = acl.strip() if acl is not None and acl.strip() in CANNED_ACLS else None
         tagging = r.boolean("s3.object.tagging", False)
         extra = _extra_tags(r)
-        on_error = r.choice("s3.object.behavior.on.tagging.error", "ignore", ("ignore", "fail"))
+        on_error = r.choice(  # IgnoreOrFailBehavior.VALIDATOR
+            "s3.object.behavior.on.tagging.error",
+            "ignore",
+            ("ignore", "fail"),
+            why="String must be one of: ignore, fail",
+        )
         return cls(
             **{f.name: getattr(s3, f.name) for f in fields(S3Config)},
             ssea_name=ssea,
@@ -327,9 +332,10 @@ def _extra_tags(r: KeyReader) -> tuple[tuple[str, str], ...]:
         if not sep or not name or len(name) > 128 or len(value) > 256:
             r.invalid(key, text, f"{item!r} is not key:value (key 1..128, value 0..256 chars)")
             return ()
-        if name in ("startOffset", "endOffset", "recordCount") or name in tags:
-            r.invalid(key, text, f"tag {name!r} is given twice (or is an offset tag)")
+        if name in ("startOffset", "endOffset", "recordCount"):
+            r.invalid(key, text, f"tag {name!r} is an offset tag")
             return ()
+        tags.pop(name, None)  # getS3Tag's HashMap: a key given again takes the later value
         tags[name] = value
     if len(tags) > 7:
         r.invalid(key, text, "at most 7 extra tags (S3 allows 10 an object, 3 are offset tags)")
