@@ -15,7 +15,7 @@ __all__ = ["RotationConfig"]
 _CLOUD_FLUSH_SIZE = 1000  # Confluent Cloud's documented default
 _INT_MIN = -(2**31)
 _LONG_MIN = -(2**63)
-_LONG_MS = "must be an integer (milliseconds)"
+_LONG_MS = "Not a number of type LONG"  # Kafka's LONG type
 _MAX_OPEN_FILES = (
     "must be -1 (no limit) or an integer >= 1 (0 would make Confluent's writer commit no files "
     "forever, retrying the same record)"
@@ -43,7 +43,7 @@ class RotationConfig:
         ``rotate.interval.ms`` to the ``time.interval``."""
         # Confluent's flush.size has no validator: rotateOnSize (recordCount >= flush.size) makes
         # 0 or less a file per record, as 1 does.
-        flush = r.integer("flush.size", None, INT_MIN, INT_MAX, "must be an integer")
+        flush = r.integer("flush.size", None, INT_MIN, INT_MAX, "Not a number of type INT")
         flush = None if flush is None else max(1, flush)
         if flush is None and not r.has("flush.size"):
             if cloud:
