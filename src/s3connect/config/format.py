@@ -185,9 +185,7 @@ def gzip_refusal(side: str, class_name: str) -> str:
 def _read_cache_size(r: KeyReader) -> int:
     """``schemas.cache.config`` (Kafka INT, no validator), else the pre-2020 name
     ``schema.cache.size`` (still accepted; listed as ignored when both are given)."""
-    current = r.integer(
-        "schemas.cache.config", None, -(2**31), INT_MAX, "Not a number of type INT"
-    )
+    current = r.integer("schemas.cache.config", None, -(2**31), INT_MAX, "Not a number of type INT")
     old = r.integer("schema.cache.size", 1000, 0, INT_MAX, "must be an integer >= 0")
     if not r.has("schemas.cache.config"):
         return old

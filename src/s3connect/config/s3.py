@@ -418,7 +418,7 @@ def _missing_sts(r: KeyReader, name: str, what: str) -> None:
     """A key ``AwsAssumeRoleCredentialsProvider``'s ``STS_CONFIG_DEF`` requires, with Kafka's
     message."""
     r.problem(
-        f"{_STS_PREFIX}{name} is missing: Missing required configuration \"{name}\" which has "
+        f'{_STS_PREFIX}{name} is missing: Missing required configuration "{name}" which has '
         f"no default value. ({what}, needed by AwsAssumeRoleCredentialsProvider)"
     )
 

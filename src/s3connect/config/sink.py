@@ -31,7 +31,7 @@ from s3connect.config.masking import masked as mask
 from s3connect.config.parsing import Overrides, load_config_file, raw_config
 from s3connect.config.partitioner import PartitionerConfig
 from s3connect.config.providers import SecretLookup
-from s3connect.config.reader import INT_MAX, LONG_MAX, KeyReader
+from s3connect.config.reader import KeyReader
 from s3connect.config.registry import RegistryConfig
 from s3connect.config.rotation import RotationConfig
 from s3connect.config.s3 import S3Config, S3WriteConfig

@@ -333,7 +333,11 @@ def _expected_errors(case: tuple[str, ...]) -> list[str]:
 def test_validate() -> None:
     # FORMAT_CLASS, STORE_KEY, KEY_FORMAT, STORE_HEADER, HEADER_FORMAT, COMPRESSION_TYPE
     cases = itertools.product(
-        (*_FORMATS, CUSTOM), ("true", "false"), _FORMATS, ("true", "false"), _FORMATS,
+        (*_FORMATS, CUSTOM),
+        ("true", "false"),
+        _FORMATS,
+        ("true", "false"),
+        _FORMATS,
         ("none", "gzip"),
     )
     for case in cases:

@@ -171,6 +171,7 @@ def test_conditional_writes_described_checked_and_passed_to_the_storage() -> Non
     assert isinstance(storage, S3Storage) and storage.settings.conditional_writes
     off = build_storage(config())
     assert isinstance(off, S3Storage) and not off.settings.conditional_writes
-    assert "enable.conditional.writes=maybe is invalid: Expected value to be either true or false" in problems(
-        **{"enable.conditional.writes": "maybe"}
+    assert (
+        "enable.conditional.writes=maybe is invalid: Expected value to be either true or false"
+        in problems(**{"enable.conditional.writes": "maybe"})
     )

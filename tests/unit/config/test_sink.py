@@ -493,7 +493,8 @@ def test_cloud_input_formats() -> None:
 def test_flush_size_message() -> None:
     msg = problems({"flush.size": "abc"})
     assert msg == (
-        "invalid connector config (1 problem):\n  - flush.size=abc is invalid: Not a number of type INT"
+        "invalid connector config (1 problem):\n"
+        "  - flush.size=abc is invalid: Not a number of type INT"
     )
 
 
@@ -901,8 +902,9 @@ def test_partition_field_names_are_validated_as_confluent_does(value: str) -> No
 
 @pytest.mark.parametrize("ssea", ["aes256", "KMS", "aws:kms:dsse2"])
 def test_ssea_is_validated_case_sensitively(ssea: str) -> None:
-    assert f"s3.ssea.name={ssea} is invalid: String must be one of: , AES256, aws:kms, aws:kms:dsse" in problems(
-        {"s3.ssea.name": ssea}
+    assert (
+        f"s3.ssea.name={ssea} is invalid: String must be one of: , AES256, aws:kms, aws:kms:dsse"
+        in problems({"s3.ssea.name": ssea})
     )
 
 
@@ -952,11 +954,13 @@ def test_canned_acl_rejected(acl: str) -> None:
 def test_object_tagging_keys() -> None:
     c = with_keys({"s3.object.tagging": "true", "s3.object.behavior.on.tagging.error": "FAIL"})
     assert c.s3.object_tagging is True and c.s3.object_behavior_on_tagging_error == "fail"
-    assert "s3.object.tagging=yes is invalid: Expected value to be either true or false" in problems(
-        {"s3.object.tagging": "yes"}
+    assert (
+        "s3.object.tagging=yes is invalid: Expected value to be either true or false"
+        in problems({"s3.object.tagging": "yes"})
     )
-    assert "s3.object.behavior.on.tagging.error=skip is invalid: String must be one of: ignore, fail" in (
-        problems({"s3.object.behavior.on.tagging.error": "skip"})
+    assert (
+        "s3.object.behavior.on.tagging.error=skip is invalid: String must be one of: ignore, fail"
+        in (problems({"s3.object.behavior.on.tagging.error": "skip"}))
     )
 
 
@@ -1126,7 +1130,10 @@ def test_error_handling_keys() -> None:
             {"errors.deadletterqueue.topic.name": "bad topic"},
             "errors.deadletterqueue.topic.name=bad topic is invalid: must be a legal topic name",
         ),
-        ({"errors.log.enable": "yes"}, "errors.log.enable=yes is invalid: Expected value to be either true or false"),
+        (
+            {"errors.log.enable": "yes"},
+            "errors.log.enable=yes is invalid: Expected value to be either true or false",
+        ),
     ],
 )
 def test_error_handling_invalid(extra: dict[str, object], expected: str) -> None:
@@ -1336,8 +1343,9 @@ def test_rotate_file_on_partition_change_is_a_confluent_key() -> None:
     assert c.rotation.rotate_file_on_partition_change is False
     assert c.describe()["rotate.file.on.partition.change"] == "false"
     assert build().describe()["rotate.file.on.partition.change"] == "true"
-    assert "rotate.file.on.partition.change=yes is invalid: Expected value to be either true or false" in problems(
-        {"rotate.file.on.partition.change": "yes"}
+    assert (
+        "rotate.file.on.partition.change=yes is invalid: Expected value to be either true or false"
+        in problems({"rotate.file.on.partition.change": "yes"})
     )
 
 
@@ -1471,8 +1479,14 @@ def test_connect_meta_data_reaches_the_writers_avro_data() -> None:
 @pytest.mark.parametrize(
     ("keys", "expected"),
     [
-        ({"s3.wan.mode": "maybe"}, "s3.wan.mode=maybe is invalid: Expected value to be either true or false"),
-        ({"s3.send.digest": "x"}, "s3.send.digest=x is invalid: Expected value to be either true or false"),
+        (
+            {"s3.wan.mode": "maybe"},
+            "s3.wan.mode=maybe is invalid: Expected value to be either true or false",
+        ),
+        (
+            {"s3.send.digest": "x"},
+            "s3.send.digest=x is invalid: Expected value to be either true or false",
+        ),
         ({"retry.backoff.ms": "abc"}, "retry.backoff.ms=abc is invalid: Not a number of type LONG"),
         (
             {"s3.elastic.buffer.init.capacity": "10"},
