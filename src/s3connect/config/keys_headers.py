@@ -42,11 +42,12 @@ class KeysHeadersConfig:
         store = {side: r.boolean(f"store.kafka.{side}", False) for side in ("keys", "headers")}
         formats: dict[str, str] = {}
         for side in ("keys", "headers"):
-            formats[side] = _read_format(r, side, store[side])
-            if compression_type == "gzip" and store[side] and formats[side] not in _GZIP_FORMATS:
+            fmt = _read_format(r, side, store[side])
+            formats[side] = fmt or "avro"
+            if compression_type == "gzip" and store[side] and fmt and fmt not in _GZIP_FORMATS:
                 r.problem(  # S3SinkConnectorValidator.validateCompression
                     f"store.kafka.{side}, {side}.format.class, s3.compression.type: "
-                    + gzip_refusal(side, FORMAT_CLASSES[formats[side]])
+                    + gzip_refusal(side, FORMAT_CLASSES[fmt])
                 )
         tombstone = r.string("tombstone.encoded.partition", "tombstone")
         if behavior_on_null_values == "write":
@@ -78,10 +79,10 @@ class KeysHeadersConfig:
         }
 
 
-def _read_format(r: KeyReader, side: str, stored: bool) -> str:
-    """``keys.format.class`` or ``headers.format.class`` as a short name (``avro`` by default);
-    Confluent's class accepts any format, but headers cannot be written as ByteArray (refused
-    only when they are stored)."""
+def _read_format(r: KeyReader, side: str, stored: bool) -> str | None:
+    """``keys.format.class`` or ``headers.format.class`` as a short name (``avro`` by default,
+    None when refused); Confluent's class accepts any format, but headers cannot be written as
+    ByteArray (refused only when they are stored)."""
     key = f"{side}.format.class"
     value = r.get(key)
     if value is None:
@@ -95,5 +96,5 @@ def _read_format(r: KeyReader, side: str, stored: bool) -> str:
             value,
             "must be one of " + ", ".join(f"{a} ({FORMAT_CLASSES[a]})" for a in allowed) + why,
         )
-        return "avro"
+        return None
     return short

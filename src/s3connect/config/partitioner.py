@@ -106,7 +106,7 @@ class PartitionerConfig:
         pc, name, plugin = _read_class(r)
         path_format = r.string("path.format", "")
         duration = r.integer(
-            "partition.duration.ms", -1, -(2**63), LONG_MAX, "must be an integer (milliseconds)"
+            "partition.duration.ms", -1, -(2**63), LONG_MAX, "Not a number of type LONG"
         )
         ti = r.get("time.interval")
         interval_ms = time_interval_ms(ti)

@@ -302,9 +302,9 @@ _FORMATS = (AVRO, PARQUET, JSON, BYTEARRAY)
 _GZIP_OK = (JSON, BYTEARRAY)  # COMPRESSION_SUPPORTED_FORMATS[GZIP]
 
 
-def _validator_message(fmt: str, side: str, cls: str) -> str:
-    """FORMAT_CONFIG_ERROR_MESSAGE with compression gzip."""
-    return f"Compression Type gzip not valid for {side} format class: ( {cls} )."
+def _validator_message(compression: str, side: str, cls: str) -> str:
+    """``String.format(FORMAT_CONFIG_ERROR_MESSAGE, compression, side, cls)``."""
+    return f"Compression Type {compression} not valid for {side} format class: ( {cls} )."
 
 
 def _expected_errors(case: tuple[str, ...]) -> list[str]:
@@ -356,14 +356,17 @@ def test_validate() -> None:
             # Documented difference (README "Keys, headers and tombstones"): headers files
             # cannot be ByteArray (Confluent's ByteArrayConverter fails on each record's
             # headers array at write time); refused when headers are stored.
-            assert f"headers.format.class={BYTEARRAY} is invalid" in refused(props), case
+            msg = refused(props)
+            assert f"headers.format.class={BYTEARRAY} is invalid" in msg, case
+            assert all(error in msg for error in expected), case
+            assert msg.count("Compression Type") == len(expected), case
             continue
         if not expected:
             config(props)
             continue
         msg = refused(props)
-        for error in expected:
-            assert error in msg, case
+        assert all(error in msg for error in expected), case
+        assert msg.count("Compression Type") == len(expected), case
 
 
 # ------------------------------------------------------------------------ S3SinkConnectorTest
