@@ -70,6 +70,14 @@ class RecordError(S3ConnectError):
         self.class_name = class_name
         self.reportable = reportable
 
+    def reworded(self, message: str) -> RecordError:
+        """The same error (class, record, stage, class name) with ``message`` as its reason."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.args = (f"{message} {record_place(self.topic, self.partition, self.offset)}",)
+        new.reason = message
+        return new
+
 
 class ConversionError(RecordError):
     """A record's key, value or headers could not be converted by the configured converter."""

@@ -8,6 +8,7 @@ dead letter carries and its headers; :mod:`s3connect.spark.dead_letter_queue` pu
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,9 +25,13 @@ __all__ = [
     "DEAD_LETTER_COLUMNS",
     "DLQ_TABLE_SCHEMA",
     "DeadLetter",
+    "DlqRecord",
     "context_headers",
     "dead_letter_row",
+    "dlq_record",
     "failure_error",
+    "java_stacktrace",
+    "log_message",
 ]
 
 _PREFIX = "__connect.errors."
@@ -57,8 +62,9 @@ class DeadLetter:
         stage: Kafka Connect's stage (``KEY_CONVERTER``, ``VALUE_CONVERTER``, ``TASK_PUT``).
         class_name: The class that failed at that stage (converter or sink task).
         exception_class: The error's qualified class name.
-        message: The error message (names topic, partition and offset).
-        stacktrace: The formatted traceback.
+        message: The error message (names topic, partition and offset); empty for an error
+            without one (Java's null ``getMessage()``).
+        stacktrace: The error as Java's ``printStackTrace`` prints it (:func:`java_stacktrace`).
     """
 
     raw: RawRecord
@@ -71,19 +77,50 @@ class DeadLetter:
     @classmethod
     def of(cls, raw: RawRecord, error: RecordError) -> DeadLetter:
         """The dead letter of ``raw`` failing with ``error``."""
-        kind = type(error)
         return cls(
             raw=raw,
             stage=error.stage,
             class_name=error.class_name,
-            exception_class=f"{kind.__module__}.{kind.__qualname__}",
+            exception_class=_class_name(error),
             message=str(error),
-            stacktrace="".join(traceback.format_exception(error)),
+            stacktrace=java_stacktrace(error),
         )
 
 
+def _class_name(error: BaseException) -> str:
+    """The error's qualified class name (a built-in's bare, as Python prints it)."""
+    kind = type(error)
+    module = kind.__module__
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+
+
+def java_stacktrace(error: BaseException) -> str:
+    """``error`` as Java's ``Throwable.printStackTrace`` prints one: ``<class>: <message>``
+    (the class alone without a message), its frames innermost first
+    (``\tat module.function(file.py:12)``), then each cause (``Caused by: ...``)."""
+    lines: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = error
+    prefix = ""
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        text = str(current)
+        lines.append(f"{prefix}{_class_name(current)}{': ' + text if text else ''}\n")
+        frames = list(traceback.walk_tb(current.__traceback__))
+        for frame, lineno in reversed(frames):
+            module = frame.f_globals.get("__name__", "?")
+            where = f"{os.path.basename(frame.f_code.co_filename)}:{lineno}"
+            lines.append(f"\tat {module}.{frame.f_code.co_qualname}({where})\n")
+        prefix = "Caused by: "
+        cause = current.__cause__
+        current = cause if cause is not None or current.__suppress_context__ else current.__context__
+    return "".join(lines)
+
+
 def context_headers(letter: DeadLetter, connector_name: str, task_id: int = 0) -> list[Header]:
-    """Kafka Connect's ``__connect.errors.*`` headers for ``letter``, as UTF-8 bytes."""
+    """Kafka Connect's ``__connect.errors.*`` headers for ``letter`` (``DeadLetterQueueReporter
+    .populateContextHeaders``), in its order, as UTF-8 bytes; an error without a message has a
+    null ``exception.message``."""
     raw = letter.raw
     values = (
         raw.topic,
@@ -94,12 +131,61 @@ def context_headers(letter: DeadLetter, connector_name: str, task_id: int = 0) -
         letter.stage,
         letter.class_name,
         letter.exception_class,
-        letter.message,
+        letter.message or None,
         letter.stacktrace,
     )
     return [
-        (name, value.encode("utf-8")) for name, value in zip(CONTEXT_HEADERS, values, strict=True)
+        (name, None if value is None else value.encode("utf-8"))
+        for name, value in zip(CONTEXT_HEADERS, values, strict=True)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class DlqRecord:
+    """What ``DeadLetterQueueReporter.report`` sends for a dead letter: the original key, value
+    and headers (then the context headers, when enabled), and its timestamp (None: the
+    record had none, the producer stamps it)."""
+
+    topic: str
+    key: bytes | None
+    value: bytes | None
+    headers: list[Header]
+    timestamp: int | None
+
+
+def dlq_record(
+    letter: DeadLetter, topic: str, connector_name: str, *, context: bool, task_id: int = 0
+) -> DlqRecord:
+    """The record sent to the DLQ ``topic`` for ``letter``; ``context``:
+    ``errors.deadletterqueue.context.headers.enable`` (the headers are appended to the
+    record's own, even where these have the same names)."""
+    raw = letter.raw
+    headers = list(raw.headers)
+    if context:
+        headers += context_headers(letter, connector_name, task_id)
+    timestamp = raw.timestamp if raw.timestamp is not None and raw.timestamp >= 0 else None
+    return DlqRecord(topic, raw.key, raw.value, headers, timestamp)
+
+
+def log_message(
+    letter: DeadLetter, connector_name: str, *, include_messages: bool, task_id: int = 0
+) -> str:
+    """``LogReporter.message``: ``Error encountered in task <name>-<task>. Executing stage
+    '<stage>' with class '<class>'.``; ``errors.log.include.messages`` adds where the record
+    was consumed (never its key, value or headers)."""
+    text = (
+        f"Error encountered in task {connector_name}-{task_id}. Executing stage "
+        f"'{letter.stage}' with class '{letter.class_name}'"
+    )
+    if include_messages:
+        raw = letter.raw
+        text += (
+            f", where consumed record is {{topic='{raw.topic}', partition={raw.partition}, "
+            f"offset={raw.offset}"
+            + ("" if raw.timestamp is None or raw.timestamp < 0 else f", timestamp={raw.timestamp}")
+            + "}"
+        )
+    return text + "."
 
 
 def failure_error(letter: DeadLetter) -> RecordError:

@@ -263,7 +263,7 @@ class TopicPartitionWriter:
             self.failure = DeadLetter.of(raw, error)
             return
         if not _dead_letter_allowed(error, ctx):
-            raise (_unreported(error) if ctx.tolerate_errors else error) from None
+            raise (_unreported(error) if ctx.tolerate_errors else _not_tolerated(error)) from None
         # A dead letter never joins a file: it neither counts toward flush.size nor changes
         # the names of the files around it (nothing was committed for it).
         self.dead_letters.append(DeadLetter.of(raw, error))
@@ -668,6 +668,15 @@ def _reported_failure(error: RecordError, ctx: WriterContext) -> bool:
     reportable one, when a DLQ topic, ``errors.log.enable`` or ``dlq.table`` is set) is reported,
     then fails the task (``RetryWithToleranceOperator.execute``/``executeFailed``)."""
     return not ctx.tolerate_errors and error.reportable and ctx.task_errors_reported
+
+
+def _not_tolerated(error: RecordError) -> RecordError:
+    """``error`` as it stops the batch under ``errors.tolerance=none`` with no reporter: a
+    converter or transform failure in the words of ``RetryWithToleranceOperator`` ("Tolerance
+    exceeded in error handler"); one of Confluent's task as the task throws it."""
+    if not error.reportable or error.stage == "TASK_PUT":
+        return error
+    return error.reworded(f"Tolerance exceeded in error handler: {error.reason}")
 
 
 def _unreported(error: RecordError) -> RecordError:

@@ -1,15 +1,19 @@
 """The sink's dead letter queue: a Kafka topic and a Delta table, fed once per micro-batch.
 
 The stateful processor emits a row per dead letter next to its committed-object rows (see
-:data:`DEAD_LETTER_COLUMNS`); the micro-batch handler then, on the driver:
+:data:`DEAD_LETTER_COLUMNS`); the micro-batch handler then, on the driver, reports each in offset
+order to Kafka Connect's reporters in their order:
 
-1. logs each one as Kafka Connect's ``LogReporter`` does (``errors.log.enable``; with
-   ``errors.log.include.messages`` the record's topic, partition, offset and timestamp);
-2. publishes it to ``errors.deadletterqueue.topic.name`` as Kafka Connect's
+1. publishes it to ``errors.deadletterqueue.topic.name`` as Kafka Connect's
    ``DeadLetterQueueReporter`` does: original key, value, headers and timestamp, plus the
    ``__connect.errors.*`` context headers when enabled; the topic is created on start with one
    partition and the configured replication factor when missing;
-3. appends it to the Delta table ``dlq.table`` (idempotently per micro-batch, like the commit log).
+2. logs it as Kafka Connect's ``LogReporter`` does (``errors.log.enable``; with
+   ``errors.log.include.messages`` the record's topic, partition, offset and timestamp), the
+   stack trace after the message;
+
+then appends them to the Delta table ``dlq.table`` (idempotently per micro-batch, like the
+commit log).
 
 Delivery to the topic is at-least-once, as in Kafka Connect: a micro-batch replayed after a crash
 between publishing and the checkpoint publishes its dead letters again. The Delta table keeps
@@ -19,7 +23,7 @@ exactly one row per dead letter.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,8 +36,9 @@ from s3connect.kafka.admin import admin_client, client_props, create_topics, top
 from s3connect.sink.dead_letters import (
     DLQ_TABLE_SCHEMA,
     DeadLetter,
-    context_headers,
     dead_letter_from_row,
+    dlq_record,
+    log_message,
 )
 
 if TYPE_CHECKING:
@@ -50,24 +55,33 @@ logger = logging.getLogger(__name__)
 
 
 def ensure_dlq_topic(config: SinkConfig) -> None:
-    """Create the DLQ topic (one partition) when missing, as Kafka Connect does on start.
+    """Create the DLQ topic (one partition, ``errors.deadletterqueue.topic.replication.factor``)
+    when missing, as Kafka Connect's ``DeadLetterQueueReporter.createAndSetup`` does on start.
 
     Raises:
         DestinationError: the topic cannot be listed or created (e.g. a replication factor
-            above the number of brokers).
+            above the number of brokers): "Could not initialize dead letter queue with
+            topic=<name>", then why.
     """
-    if config.errors.dlq_topic is None:
+    topic = config.errors.dlq_topic
+    if topic is None:
         return
-    admin = admin_client(config.kafka.bootstrap_servers, config.kafka.options)
-    found = topic_metadata(admin).get(config.errors.dlq_topic)
-    if found is not None and found.error is None:
-        return
-    create_topics(
-        admin,
-        [NewTopic(config.errors.dlq_topic, 1, config.errors.dlq_replication_factor)],
-        "the dead letter queue topic (errors.deadletterqueue.topic.replication.factor="
-        f"{config.errors.dlq_replication_factor})",
-    )
+    try:
+        admin = admin_client(config.kafka.bootstrap_servers, config.kafka.options)
+        found = topic_metadata(admin).get(topic)
+        if found is not None and found.error is None:
+            return
+        logger.error("Topic %s doesn't exist. Will attempt to create topic.", topic)
+        create_topics(
+            admin,
+            [NewTopic(topic, 1, config.errors.dlq_replication_factor)],
+            "the dead letter queue topic (errors.deadletterqueue.topic.replication.factor="
+            f"{config.errors.dlq_replication_factor})",
+        )
+    except DestinationError as exc:
+        raise DestinationError(
+            f"Could not initialize dead letter queue with topic={topic}: {exc}"
+        ) from None
 
 
 class DeadLetterQueue:
@@ -95,11 +109,7 @@ class DeadLetterQueue:
         )
         self.count += len(letters)
         config = self._config
-        if config.errors.log_enable:
-            for d in letters:
-                logger.error("%s", self._describe(d))
-        if config.errors.dlq_topic is not None:
-            self._publish(config.errors.dlq_topic, letters)
+        self._report(letters)
         if config.errors.dlq_table is not None:
             self._append(spark, config.errors.dlq_table, letters, app_id, batch_id)
         where = [config.errors.dlq_topic, config.errors.dlq_table]
@@ -108,62 +118,64 @@ class DeadLetterQueue:
             + (f" ({', '.join(w for w in where if w)})" if any(where) else " (dropped)")
         )
 
-    def _describe(self, d: DeadLetter) -> str:
-        """Kafka Connect's ``LogReporter`` line (task id 0); ``errors.log.include.messages``
-        adds where the record was consumed, never its key, value or headers."""
-        text = (
-            f"Error encountered in task {self._config.name}-0. Executing stage '{d.stage}' "
-            f"with class '{d.class_name}'"
-        )
-        if self._config.errors.log_include_messages:
-            raw = d.raw
-            text += (
-                f", where consumed record is {{topic='{raw.topic}', partition={raw.partition}, "
-                f"offset={raw.offset}"
-                + ("" if raw.timestamp is None else f", timestamp={raw.timestamp}")
-                + "}"
-            )
-        return f"{text}. {d.exception_class}: {d.message}"
-
-    def _publish(self, topic: str, letters: Sequence[DeadLetter]) -> None:
-        config = self._config
-        if self._producer is None:
-            props: dict[str, str | int | float | bool] = {
-                **client_props(config.kafka.bootstrap_servers, config.kafka.options),
-                "enable.idempotence": True,
-                "acks": "all",
-            }
-            self._producer = Producer(props)
-        producer = self._producer
+    def _report(self, letters: Sequence[DeadLetter]) -> None:
+        """Each letter to the DLQ topic, then to the error log (Kafka Connect's reporters, in
+        the order its ``Worker`` adds them); then waits for the topic's acknowledgements."""
+        errors = self._config.errors
+        topic = errors.dlq_topic
+        if topic is None and not errors.log_enable:
+            return
         failures: list[str] = []
 
         def delivered(err: Any, _msg: Any) -> None:
             if err is not None:
                 failures.append(str(err))
 
-        now = int(datetime.now(UTC).timestamp() * 1000)
         for d in letters:
-            raw = d.raw
-            headers: list[tuple[str, str | bytes | None]] = list(raw.headers)
-            if config.errors.dlq_context_headers:
-                headers += context_headers(d, config.name)
-            producer.produce(
-                topic,
-                value=raw.value,
-                key=raw.key,
-                headers=headers,
-                timestamp=raw.timestamp
-                if raw.timestamp is not None and raw.timestamp >= 0
-                else now,
-                on_delivery=delivered,
-            )
-            producer.poll(0)
-        left = producer.flush(TIMEOUT_S)
+            if topic is not None:
+                self._send(topic, d, delivered)
+            if errors.log_enable:
+                logger.error(
+                    "%s\n%s",
+                    log_message(d, self._config.name, include_messages=errors.log_include_messages),
+                    d.stacktrace.rstrip("\n"),
+                )
+        if topic is None or self._producer is None:
+            return
+        left = self._producer.flush(TIMEOUT_S)
         if failures or left:
-            raise DestinationError(
-                f"cannot publish {len(letters)} dead letters to {topic!r}: "
+            raise DestinationError(  # Kafka Connect's words when a DLQ send fails
+                f"Could not produce message to dead letter queue. topic={topic}: "
                 + (failures[0] if failures else f"{left} still undelivered after {TIMEOUT_S}s")
+                + f" ({len(letters)} dead letters in this batch)"
             )
+
+    def producer(self) -> Producer:
+        """The DLQ producer (created on first use: idempotent, ``acks=all``)."""
+        if self._producer is None:
+            config = self._config
+            props: dict[str, str | int | float | bool] = {
+                **client_props(config.kafka.bootstrap_servers, config.kafka.options),
+                "enable.idempotence": True,
+                "acks": "all",
+            }
+            self._producer = Producer(props)
+        return self._producer
+
+    def _send(self, topic: str, d: DeadLetter, delivered: Callable[[Any, Any], None]) -> None:
+        errors = self._config.errors
+        record = dlq_record(d, topic, self._config.name, context=errors.dlq_context_headers)
+        stamp = {} if record.timestamp is None else {"timestamp": record.timestamp}
+        producer = self.producer()
+        producer.produce(
+            record.topic,
+            value=record.value,
+            key=record.key,
+            headers=record.headers,
+            on_delivery=delivered,
+            **stamp,  # none: the producer's clock, as a Java ProducerRecord without one
+        )
+        producer.poll(0)
 
     def _append(
         self,

@@ -14,13 +14,16 @@ Failures are split in two:
   ``errors.tolerance=all``);
 * about the registry (refused connection, timeout, 5xx, 401/403, ...):
   :class:`~s3connect.errors.SchemaRegistryError`, after retrying as Kafka Connect's
-  ``RetryWithToleranceOperator`` does: backoff from 300 ms, doubling up to
-  ``errors.retry.delay.max.ms``, for at most ``errors.retry.timeout`` ms (0: no retry beyond the
-  client's own three, -1: forever). It fails the query; no record is skipped.
+  ``RetryWithToleranceOperator`` does (:meth:`RetryPolicy.backoff_ms`): backoff from 300 ms,
+  doubling, a random wait below ``errors.retry.delay.max.ms`` once above it, retried while the
+  ``errors.retry.timeout`` ms since the first attempt have not passed, the last wait cut to
+  that deadline (0: no retry beyond the client's own three, -1: forever). It fails the query;
+  no record is skipped.
 """
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Callable
@@ -52,7 +55,8 @@ REGISTRY_CONVERTER_CLASSES = {
 _HIDDEN = "[hidden]"
 # Confluent's error codes for "not found": subject, version, schema (id).
 _NOT_FOUND = frozenset({40401, 40402, 40403})
-_RETRY_DELAY_MIN_S = 0.3  # RetryWithToleranceOperator.RETRIES_DELAY_MIN_MS
+RETRIES_DELAY_MIN_MS = 300
+"""``RetryWithToleranceOperator.RETRIES_DELAY_MIN_MS``: the first backoff."""
 _T = TypeVar("_T")
 
 
@@ -121,6 +125,27 @@ class RetryPolicy:
     timeout_ms: int = 0
     delay_max_ms: int = 60_000
 
+    def deadline_ms(self, start_ms: float) -> float:
+        """Until when a call first made at ``start_ms`` may be retried (``execAndRetry``)."""
+        return start_ms + self.timeout_ms if self.timeout_ms >= 0 else float("inf")
+
+    def backoff_ms(
+        self,
+        attempt: int,
+        deadline_ms: float,
+        now_ms: float,
+        rand: Callable[[int], int] = random.randrange,
+    ) -> float:
+        """The wait after failed attempt ``attempt`` (from 1), as ``RetryWithToleranceOperator
+        .backoff``: 300 ms doubled per attempt; above ``delay_max_ms`` ``rand(delay_max_ms)``
+        instead; never past ``deadline_ms`` (nor below 0)."""
+        delay: float = RETRIES_DELAY_MIN_MS << min(attempt - 1, 62)
+        if delay > self.delay_max_ms:
+            delay = rand(self.delay_max_ms) if self.delay_max_ms > 0 else 0
+        if delay + now_ms > deadline_ms:
+            delay = max(0, deadline_ms - now_ms)
+        return delay
+
 
 def subject_name(topic: str, is_key: bool) -> str:
     """``TopicNameStrategy``: ``<topic>-key`` or ``<topic>-value``."""
@@ -188,12 +213,15 @@ class Registry:
         *,
         client_factory: Callable[[dict[str, Any]], Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings
         self.retry = retry or RetryPolicy()
         self._factory = client_factory
         self._client: Any = None
         self._sleep = sleep
+        self._clock = clock
+        """Seconds, for the retries' deadline (``sleep`` waits seconds)."""
 
     @property
     def url(self) -> str:
@@ -291,8 +319,7 @@ class Registry:
         from confluent_kafka.schema_registry.error import SchemaRegistryError as ClientError
 
         policy = self.retry
-        start = time.monotonic()
-        delay = _RETRY_DELAY_MIN_S
+        deadline = policy.deadline_ms(self._clock() * 1000)
         attempts = 0
         while True:
             attempts += 1
@@ -309,13 +336,10 @@ class Registry:
                     raise self._error(what, problem, topic, attempts) from None
             except Exception as exc:  # network, TLS, malformed answers: the registry's fault
                 problem = f"{type(exc).__name__}: {exc}"
-            elapsed = time.monotonic() - start
-            if policy.timeout_ms == 0 or (
-                policy.timeout_ms > 0 and elapsed + delay > policy.timeout_ms / 1000
-            ):
+            now = self._clock() * 1000
+            if now >= deadline:  # execAndRetry: retried while time.milliseconds() < deadline
                 raise self._error(what, problem, topic, attempts)
-            self._sleep(delay)
-            delay = min(delay * 2, max(policy.delay_max_ms, 1) / 1000)
+            self._sleep(policy.backoff_ms(attempts, deadline, now) / 1000)
 
     def _error(self, what: str, problem: str, topic: str, attempts: int) -> SchemaRegistryError:
         policy = self.retry
