@@ -48,8 +48,8 @@ class ErrorsConfig:
 
     @classmethod
     def read(cls, r: KeyReader, topics: TopicsConfig) -> ErrorsConfig:
-        """Read the keys; the DLQ topic may not be one of ``topics`` (as
-        ``SinkConnectorConfig.validate``)."""
+        """Read the keys; the DLQ topic may not be one of ``topics`` nor match
+        ``topics.regex`` (as ``SinkConnectorConfig.validate``)."""
         tolerance = r.choice("errors.tolerance", "none", ("none", "all"), exact=True)
         log_enable = r.boolean("errors.log.enable", False)
         log_include_messages = r.boolean("errors.log.include.messages", False)
@@ -110,11 +110,20 @@ def _check_dlq_topic(r: KeyReader, dlq: str, topics: TopicsConfig) -> None:
             dlq,
             "must be a legal topic name (letters, digits, '.', '_', '-')",
         )
-    if dlq in topics.names or (topics.regex is not None and _full_match(topics.regex, dlq)):
+    # SinkConnectorConfig.validate's words, on the key it names
+    if dlq in topics.names:
         r.invalid(
-            "errors.deadletterqueue.topic.name",
-            dlq,
-            "may not be one of the topics this sink consumes (topics / topics.regex)",
+            "topics",
+            ",".join(topics.names),
+            f"The DLQ topic '{dlq}' may not be included in the list of topics "
+            f"('topics=[{', '.join(topics.names)}]') consumed by the connector",
+        )
+    if topics.regex is not None and _full_match(topics.regex, dlq):
+        r.invalid(
+            "topics.regex",
+            topics.regex,
+            f"The DLQ topic '{dlq}' may not be matched by the regex for the topics "
+            f"('topics.regex={topics.regex}') consumed by the connector",
         )
 
 

@@ -113,7 +113,9 @@ def java_stacktrace(error: BaseException) -> str:
             lines.append(f"\tat {module}.{frame.f_code.co_qualname}({where})\n")
         prefix = "Caused by: "
         cause = current.__cause__
-        current = cause if cause is not None or current.__suppress_context__ else current.__context__
+        current = (
+            cause if cause is not None or current.__suppress_context__ else current.__context__
+        )
     return "".join(lines)
 
 

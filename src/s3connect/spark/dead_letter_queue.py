@@ -165,15 +165,16 @@ class DeadLetterQueue:
     def _send(self, topic: str, d: DeadLetter, delivered: Callable[[Any, Any], None]) -> None:
         errors = self._config.errors
         record = dlq_record(d, topic, self._config.name, context=errors.dlq_context_headers)
-        stamp = {} if record.timestamp is None else {"timestamp": record.timestamp}
+        headers: list[tuple[str, str | bytes | None]] = list(record.headers)
         producer = self.producer()
         producer.produce(
             record.topic,
             value=record.value,
             key=record.key,
-            headers=record.headers,
+            headers=headers,
+            # 0 (librdkafka's default): the producer's clock, as a ProducerRecord without one
+            timestamp=0 if record.timestamp is None else record.timestamp,
             on_delivery=delivered,
-            **stamp,  # none: the producer's clock, as a Java ProducerRecord without one
         )
         producer.poll(0)
 

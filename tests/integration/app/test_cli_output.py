@@ -50,7 +50,9 @@ def test_one_bad_record_ends_the_run_with_one_short_message(
     [log] = (tmp_path / "logs").glob("sink-*.log")
     failed = output.index("s3connect sink failed: a record could not be handled "
                           "(s3connect.errors.ConversionError)")  # fmt: skip
-    assert output[failed + 1].startswith("  value could not be converted by json converter")
+    assert output[failed + 1].startswith(  # RetryWithToleranceOperator's words, then why
+        "  Tolerance exceeded in error handler: value could not be converted by json converter"
+    )
     assert output[failed + 1].endswith(f"(topic='{t}', partition=0, offset=1)")
     assert "errors.tolerance=all" in output[failed + 2]
     assert output[failed + 3] == f"  full trace: {log} (or run with --verbose)"

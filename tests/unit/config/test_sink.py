@@ -1124,7 +1124,8 @@ def test_error_handling_keys() -> None:
         ),
         (
             {"errors.deadletterqueue.topic.name": "orders"},
-            "errors.deadletterqueue.topic.name=orders is invalid: may not be one of the topics",
+            "topics=orders is invalid: The DLQ topic 'orders' may not be included in the list "
+            "of topics ('topics=[orders]') consumed by the connector",
         ),
         (
             {"errors.deadletterqueue.topic.name": "bad topic"},
@@ -1145,7 +1146,10 @@ def test_dlq_topic_matching_topics_regex_is_refused() -> None:
         {"topics.regex": "orders.*", "errors.deadletterqueue.topic.name": "orders-dlq"},
         drop=("topics",),
     )
-    assert "may not be one of the topics this sink consumes" in text
+    assert (
+        "topics.regex=orders.* is invalid: The DLQ topic 'orders-dlq' may not be matched by the "
+        "regex for the topics ('topics.regex=orders.*') consumed by the connector"
+    ) in text
 
 
 def test_extra_object_tags() -> None:
