@@ -26,11 +26,13 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from functools import partial
 from types import MappingProxyType
 from typing import Any, BinaryIO, NamedTuple, TypeGuard
 
 import fastavro
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.json_data import as_hashmap, dumps_json
 from s3connect.connect.logical import (
     EPOCH,
@@ -71,16 +73,18 @@ __all__ = [
     "FIELD_DOC",
     "FIXED_SIZE",
     "NAMESPACE",
+    "NULL_FOR_REQUIRED",
     "RECORD_DOC",
     "AvroDataOptions",
     "ConnectReader",
     "avro_schema",
     "avro_schema_json",
+    "check_null",
     "compile_to_avro",
     "connect_reader",
     "decimal_precision",
     "is_fixed",
-    "resolve_null",
+    "struct_get",
     "to_avro_value",
     "to_connect_schema",
 ]
@@ -355,24 +359,27 @@ def _field(
 
 def _default_json(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> Any:
     """AvroData.defaultValueFromConnect: a default as Avro JSON (bytes as ISO-8859-1 text); a
-    union's is its first member's."""
+    union's is its first member's; a null is null (a struct's fields fall back on their own
+    defaults, as ``Struct.get``)."""
     if value is None:
-        value = resolve_null(schema)
-        if value is None:
-            return None
+        return None
     t = schema.type
     if schema.name == AVRO_UNION:
         first = schema.fields[0] if schema.fields else None
         return (
-            None if first is None else _default_json(first.schema, value.get(first.name), options)
+            None
+            if first is None
+            else _default_json(first.schema, struct_get(value, first), options)
         )
     if schema.name in _LOGICAL_NAMES or t not in _CONTAINERS:
         raw = to_avro_value(schema, value, options)
         return raw.decode("latin-1") if isinstance(raw, bytes) else raw
     if t is Type.STRUCT:
         if not isinstance(value, Mapping):
-            raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
-        return {f.name: _default_json(f.schema, value.get(f.name), options) for f in schema.fields}
+            raise ValueError(_invalid_type(Type.STRUCT, value))
+        return {
+            f.name: _default_json(f.schema, struct_get(value, f), options) for f in schema.fields
+        }
     if t is Type.ARRAY:
         assert schema.value_schema is not None
         return [_default_json(schema.value_schema, v, options) for v in value]
@@ -441,17 +448,25 @@ def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> 
 # Connect -> Avro values (fromConnectData)
 
 
-def resolve_null(schema: ConnectSchema) -> Any:
-    """What a null value stands for: the schema's default, else None for an optional schema.
+NULL_FOR_REQUIRED = "Found null value for non-optional schema"
+
+
+def check_null(schema: ConnectSchema) -> None:
+    """AvroData.validateSchemaValue of a null: only an optional schema takes one (its default
+    does not stand in for it: only a struct's fields fall back on theirs, :func:`struct_get`).
 
     Raises:
-        ValueError: a required schema without a default.
+        ValueError: a required schema.
     """
-    if schema.default is not None:
-        return schema.default
-    if schema.optional:
-        return None
-    raise ValueError(f"Found null value for non-optional schema {schema.name or schema.type.name}")
+    if not schema.optional:
+        raise ValueError(NULL_FOR_REQUIRED)
+
+
+def struct_get(struct: Mapping[str, Any], field: Field) -> Any:
+    """Kafka's ``Struct.get(field)``, as AvroData reads a struct's fields: the value, or the
+    field schema's default when null."""
+    value = struct.get(field.name)
+    return field.schema.default if value is None else value
 
 
 def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = _DEFAULTS) -> Any:
@@ -461,26 +476,25 @@ def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = 
         ValueError: the value does not match the schema.
     """
     if value is None:
-        value = resolve_null(schema)
-        if value is None:
-            return None
+        check_null(schema)
+        return None
     name, t = schema.name, schema.type
     if name in _LOGICAL_NAMES:
         return _logical_to_avro(schema, value)
     if t in INT_RANGES:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"Expected an integer for {t.name}, got {type(value).__name__}")
+            raise ValueError(_invalid_type(t, value))
         return value
     if t in (Type.FLOAT32, Type.FLOAT64):
-        return float(value)
+        return _float(t, value)
     if t is Type.BOOLEAN or t is Type.STRING:
-        expected, label = (bool, "a bool") if t is Type.BOOLEAN else (str, "a str")
+        expected = bool if t is Type.BOOLEAN else str
         if not isinstance(value, expected):
-            raise ValueError(f"Expected {label} for {t.name}, got {type(value).__name__}")
+            raise ValueError(_invalid_type(t, value))
         return value
     if t is Type.BYTES:
         if not isinstance(value, bytes | bytearray | memoryview):
-            raise ValueError(f"Expected bytes for BYTES, got {type(value).__name__}")
+            raise ValueError(_invalid_type(t, value))
         return _fixed_size(schema, bytes(value))
     if t is Type.ARRAY:
         assert schema.value_schema is not None
@@ -488,10 +502,21 @@ def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = 
     if t is Type.MAP:
         return _map_datum(schema, value, options)
     if not isinstance(value, Mapping):
-        raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
+        raise ValueError(_invalid_type(Type.STRUCT, value))
     if name == AVRO_UNION:
         return _union_datum(schema, value, options)
-    return {f.name: to_avro_value(f.schema, value.get(f.name), options) for f in schema.fields}
+    return {f.name: to_avro_value(f.schema, struct_get(value, f), options) for f in schema.fields}
+
+
+def _float(t: Type, value: Any) -> float:
+    if not isinstance(value, float | int) or isinstance(value, bool):
+        raise ValueError(_invalid_type(t, value))
+    return float(value)
+
+
+def _invalid_type(t: Type, value: Any) -> str:
+    """AvroData.fromConnectData's message for a value of the wrong class."""
+    return f"Invalid type for {t.name}: class {java_class(value)}"
 
 
 def avro_map_order(entries: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -519,9 +544,13 @@ def _logical_to_avro(schema: ConnectSchema, value: Any) -> Any:
     name = schema.name
     if name == DECIMAL:
         raw = decimal_to_bytes(decimal_unscaled(schema, value))
-        if not is_fixed(schema) or len(raw) >= int(schema.parameters[FIXED_SIZE]):
-            return _fixed_size(schema, raw)
-        size = int(schema.parameters[FIXED_SIZE])  # sign-extended to the fixed size
+        if not is_fixed(schema):
+            return raw
+        size = int(schema.parameters[FIXED_SIZE])  # AvroData.padToFixedSize: sign-extended
+        if len(raw) > size:
+            raise ValueError(
+                f"Unscaled value byte array length {len(raw)} is greater than fixed size {size}"
+            )
         return (b"\xff" if raw[0] & 0x80 else b"\x00") * (size - len(raw)) + raw
     if name == DATE:
         return date_to_days(value)
@@ -543,7 +572,7 @@ def _union_datum(schema: ConnectSchema, value: Mapping[str, Any], options: AvroD
     """AvroData.fromConnectData of a union struct: its first non-null member (records, fixed
     and, with enhanced schema support, enums in fastavro's ``(name, datum)`` union notation)."""
     for f in schema.fields:
-        member = value.get(f.name)
+        member = struct_get(value, f)
         if member is not None:
             datum = to_avro_value(f.schema, member, options)
             if _is_enum(f.schema, options):
@@ -599,17 +628,17 @@ def _compile_reference(schema: ConnectSchema, options: AvroDataOptions) -> Calla
 
         def convert(value: Any) -> Any:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"Expected an integer for {t.name}, got {type(value).__name__}")
+                raise ValueError(_invalid_type(t, value))
             return value
 
     elif t in (Type.FLOAT32, Type.FLOAT64):
-        convert = float
+        convert = partial(_float, t)
     elif t is Type.BOOLEAN or t is Type.STRING:
-        expected, label = (bool, "a bool") if t is Type.BOOLEAN else (str, "a str")
+        expected = bool if t is Type.BOOLEAN else str
 
         def convert(value: Any) -> Any:
             if not isinstance(value, expected):
-                raise ValueError(f"Expected {label} for {t.name}, got {type(value).__name__}")
+                raise ValueError(_invalid_type(t, value))
             return value
 
     elif t is Type.ARRAY:
@@ -620,25 +649,27 @@ def _compile_reference(schema: ConnectSchema, options: AvroDataOptions) -> Calla
             return [item(v) for v in value]
 
     else:
-        fields = [(f.name, _compile_reference(f.schema, options)) for f in schema.fields]
+        fields = [(f, _compile_reference(f.schema, options)) for f in schema.fields]
 
         def convert(value: Any) -> Any:
             if not isinstance(value, Mapping):
-                raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
-            get = value.get
-            return {field: conv(get(field)) for field, conv in fields}
+                raise ValueError(_invalid_type(Type.STRUCT, value))
+            return {field.name: conv(struct_get(value, field)) for field, conv in fields}
 
     return _with_null(schema, convert)
 
 
 def _with_null(schema: ConnectSchema, convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``convert`` preceded by :func:`resolve_null`'s handling of a null."""
-    if schema.default is None and schema.optional:
+    """``convert`` preceded by :func:`check_null`'s handling of a null."""
+    if schema.optional:
         return lambda value: None if value is None else convert(value)
-    if schema.default is None:
-        return lambda value: convert(resolve_null(schema) if value is None else value)
-    default = schema.default
-    return lambda value: convert(default if value is None else value)
+
+    def required(value: Any) -> Any:
+        if value is None:
+            check_null(schema)
+        return convert(value)
+
+    return required
 
 
 # ---------------------------------------------------------------------------------------------

@@ -276,27 +276,30 @@ def _avro_node(
     reference: Callable[[ConnectSchema], Callable[[Any], Any]],
     depth: int,
     arrow: bool,
+    field: bool = False,
 ) -> str:
+    """Emit code converting the Connect value in ``src`` (a struct's ``field``: its default
+    stands in for a null, as ``Struct.get``); returns the variable holding the result."""
     if depth > _MAX_DEPTH:
         raise _Unsupported
     t = schema.type
     out = gen.var()
+    if field and schema.default is not None:
+        gen.emit(ind, f"if {src} is None:")
+        gen.emit(ind + 1, f"{src} = {gen.const(schema.default)}")
     fixed = t is Type.BYTES and bool(schema.parameters)  # maybe Avro fixed: sizes checked
     if schema.name == DECIMAL or fixed or (t is Type.MAP and not _string_keys(schema)):
         gen.emit(ind, f"{out} = {gen.const(reference(schema))}({src})")
         return out
     # Null handling, in compile_to_avro's order.
-    if schema.default is None and schema.optional:
+    if schema.optional:
         gen.emit(ind, f"if {src} is None:")
         gen.emit(ind + 1, f"{out} = None")
         gen.emit(ind, "else:")
         ind += 1
-    elif schema.default is None:
-        gen.emit(ind, f"if {src} is None:")
-        gen.emit(ind + 1, "return _SLOW(arg)")
     else:
         gen.emit(ind, f"if {src} is None:")
-        gen.emit(ind + 1, f"{src} = {gen.const(schema.default)}")
+        gen.emit(ind + 1, "return _SLOW(arg)")
     child = partial(_avro_node, gen, reference=reference, depth=depth + 1, arrow=arrow)
     if schema.name in _EPOCH_UNITS:  # raises as the reference does, on the same value
         gen.emit(ind, f"{out} = {gen.const(_EPOCH_UNITS[schema.name])}({src})")
@@ -314,7 +317,15 @@ def _avro_node(
     elif t is Type.MAP:
         _string_map(gen, schema, src, out, ind, arrow, lambda sub, s, i: child(sub, s, i))
     else:
-        _common_node(gen, schema, src, out, ind, lambda sub, s, i: child(sub, s, i))
+        _common_node(
+            gen,
+            schema,
+            src,
+            out,
+            ind,
+            lambda sub, s, i: child(sub, s, i),
+            lambda sub, s, i: child(sub, s, i, field=True),
+        )
     return out
 
 
@@ -355,9 +366,11 @@ def _common_node(
     out: str,
     ind: int,
     child: Callable[[ConnectSchema, str, int], str],
+    field_child: Callable[[ConnectSchema, str, int], str] | None = None,
 ) -> None:
     """Emit the code both directions share: booleans and strings kept as they are, arrays and
-    structs rebuilt from their elements (``child(schema, source var, indent)`` emits one)."""
+    structs rebuilt from their elements (``child(schema, source var, indent)`` emits one;
+    ``field_child``, when given, a struct's field)."""
     t = schema.type
     if t is Type.BOOLEAN or t is Type.STRING:
         gen.emit(ind, f"if {src}.__class__ is not {'bool' if t is Type.BOOLEAN else 'str'}:")
@@ -380,7 +393,7 @@ def _common_node(
         for f in schema.fields:
             fv = gen.var("f")
             gen.emit(ind, f"{fv} = {get}({f.name!r})")
-            parts.append(f"{f.name!r}: {child(f.schema, fv, ind)}")
+            parts.append(f"{f.name!r}: {(field_child or child)(f.schema, fv, ind)}")
         gen.emit(ind, f"{out} = {{{', '.join(parts)}}}")
     else:
         raise _Unsupported

@@ -18,15 +18,17 @@ from typing import Any
 
 import pyarrow as pa
 
+from s3connect.connect.java_types import java_class
 from s3connect.connect.logical import decimal_scale, decimal_unscaled
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.convert.avro_data import (
     FIXED_SIZE,
     AvroDataOptions,
     avro_map_order,
+    check_null,
     decimal_precision,
     is_fixed,
-    resolve_null,
+    struct_get,
     to_avro_value,
 )
 from s3connect.convert.codegen import connect_to_arrow_fast
@@ -114,9 +116,8 @@ def to_arrow_value(schema: ConnectSchema, value: Any, options: AvroDataOptions =
         ValueError: the value does not match the schema (as ``AvroData.fromConnectData``).
     """
     if value is None:
-        value = resolve_null(schema)
-        if value is None:
-            return None
+        check_null(schema)
+        return None
     name, t = schema.name, schema.type
     if name == DECIMAL:
         unscaled = decimal_unscaled(schema, value)
@@ -144,8 +145,8 @@ def to_arrow_value(schema: ConnectSchema, value: Any, options: AvroDataOptions =
             return pairs
         return [{"key": k, "value": v} for k, v in pairs]
     if not isinstance(value, Mapping):
-        raise ValueError(f"Expected a dict for STRUCT, got {type(value).__name__}")
-    return {f.name: to_arrow_value(f.schema, value.get(f.name), options) for f in schema.fields}
+        raise ValueError(f"Invalid type for STRUCT: class {java_class(value)}")
+    return {f.name: to_arrow_value(f.schema, struct_get(value, f), options) for f in schema.fields}
 
 
 def compile_to_arrow(

@@ -26,9 +26,10 @@ _NESTED = (Type.STRUCT, Type.ARRAY, Type.MAP)
 def avro_data_problem(schema: ConnectSchema, value: Any) -> str | None:
     """The ``DataException`` message ``AvroData.fromConnectData(schema, value)`` throws, or None.
 
-    Those are a null for a required schema without a default ("Found null value for
-    non-optional schema") and a value of a struct schema that is not a struct ("Invalid type for
-    STRUCT: class ..."), at any depth, the first in field order. Other mismatches are
+    Those are a null for a required schema (a struct's field: without a default) ("Found null
+    value for non-optional schema") and a value of a struct schema that is not a struct
+    ("Invalid type for STRUCT: class ..."), at any depth, the first in field order. Other
+    mismatches are
     ``ClassCastException``\\ s there, which fail the task: here the file's write fails.
     """
     return _compile(schema)(value)
@@ -52,14 +53,16 @@ def _nothing(value: Any) -> None:
     return None
 
 
-def _nullable(schema: ConnectSchema) -> bool:
-    return schema.optional or schema.default is not None
+def _nullable(schema: ConnectSchema, field: bool) -> bool:
+    """Whether a null passes: an optional schema's, or a struct field's with a default (which
+    ``Struct.get`` returns in its place; elsewhere a default does not stand in for a null)."""
+    return schema.optional or (field and schema.default is not None)
 
 
-def _compile(schema: ConnectSchema) -> Check:
-    """The check of a value of ``schema`` (null or not)."""
+def _compile(schema: ConnectSchema, field: bool = False) -> Check:
+    """The check of a value of ``schema`` (null or not; a struct's ``field``)."""
     inner = _compile_value(schema)
-    if _nullable(schema):
+    if _nullable(schema, field):
         return _nothing if inner is None else lambda v: None if v is None else inner(v)
     if inner is None:
         return lambda v: _NULL if v is None else None
@@ -86,18 +89,18 @@ def _compile_value(schema: ConnectSchema) -> Check | None:
     return None
 
 
-def _can_fail(schema: ConnectSchema) -> bool:
+def _can_fail(schema: ConnectSchema, field: bool = False) -> bool:
     """Whether some value of ``schema`` has a problem (a null, or something inside)."""
-    return schema.type in _NESTED or not _nullable(schema)
+    return schema.type in _NESTED or not _nullable(schema, field)
 
 
 def _struct_check(schema: ConnectSchema) -> Check:
     """A struct's: a mapping, then its fields that can fail, in order (a required primitive's
     check is only its null check, inlined: ``None`` in place of a check)."""
     fields = [
-        (f.name, _compile(f.schema) if f.schema.type in _NESTED else None)
+        (f.name, _compile(f.schema, field=True) if f.schema.type in _NESTED else None)
         for f in schema.fields
-        if _can_fail(f.schema)
+        if _can_fail(f.schema, field=True)
     ]
 
     def check(value: Any) -> str | None:
