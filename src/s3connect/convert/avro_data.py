@@ -395,7 +395,9 @@ def _default_json(schema: ConnectSchema, value: Any, options: AvroDataOptions) -
 def avro_schema(schema: ConnectSchema, options: AvroDataOptions = _DEFAULTS) -> Any:
     """The Avro schema of a Connect schema, as a JSON-able tree (fully qualified names).
 
-    Suitable for ``fastavro.parse_schema``.
+    Suitable for ``fastavro.parse_schema``: a decimal whose scale is negative or above its
+    precision has no ``logicalType`` here (Avro Java ignores one it cannot read; fastavro
+    refuses the schema), its datums being raw bytes either way.
     """
     return _emit(_from_connect(schema, _FromConnect(options)), set(), None, qualified=True)
 
@@ -413,6 +415,8 @@ def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> 
     if isinstance(node, str):
         return node
     kind = node["type"]
+    if qualified and node.get("logicalType") == "decimal" and not _valid_decimal(node):
+        node = {k: v for k, v in node.items() if k != "logicalType"}
     if kind not in ("record", "enum", "fixed"):
         extra = {
             k: _emit(v, names, space, qualified=qualified) if k in ("items", "values") else v
@@ -442,6 +446,12 @@ def _emit(node: Any, names: set[str], space: str | None, *, qualified: bool) -> 
         ]
     out.update({k: v for k, v in node.items() if k not in ("type", "name", "namespace", "fields")})
     return out
+
+
+def _valid_decimal(node: Mapping[str, Any]) -> bool:
+    """Whether Avro's decimal logical type takes the node's scale and precision."""
+    scale, precision = node.get("scale", 0), node.get("precision", 0)
+    return isinstance(scale, int) and isinstance(precision, int) and 0 <= scale <= precision
 
 
 # ---------------------------------------------------------------------------------------------
@@ -482,9 +492,7 @@ def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = 
     if name in _LOGICAL_NAMES:
         return _logical_to_avro(schema, value)
     if t in INT_RANGES:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(_invalid_type(t, value))
-        return value
+        return _integer(t, value)
     if t in (Type.FLOAT32, Type.FLOAT64):
         return _float(t, value)
     if t is Type.BOOLEAN or t is Type.STRING:
@@ -506,6 +514,17 @@ def to_avro_value(schema: ConnectSchema, value: Any, options: AvroDataOptions = 
     if name == AVRO_UNION:
         return _union_datum(schema, value, options)
     return {f.name: to_avro_value(f.schema, struct_get(value, f), options) for f in schema.fields}
+
+
+def _integer(t: Type, value: Any) -> int:
+    """An integer of the type's Java class (a Byte for INT8, ...): one out of its range is
+    another class, which AvroData's cast refuses."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(_invalid_type(t, value))
+    low, high = INT_RANGES[t]
+    if not low <= value <= high:
+        raise ValueError(_invalid_type(t, value))
+    return value
 
 
 def _float(t: Type, value: Any) -> float:
@@ -533,6 +552,8 @@ def _map_datum(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> A
     if _native_map(key, options):
         if None in value:
             raise ValueError("An Avro map cannot hold a null key (allow.optional.map.keys=true)")
+        if not all(isinstance(k, str) for k in value):  # AvroData's (String) cast of a key
+            raise ValueError(_invalid_type(Type.MAP, value))
         return {k: to_avro_value(item, v, options) for k, v in avro_map_order(value).items()}
     return [
         {"key": to_avro_value(key, k, options), "value": to_avro_value(item, v, options)}
@@ -625,12 +646,7 @@ def _compile_reference(schema: ConnectSchema, options: AvroDataOptions) -> Calla
         return lambda value: to_avro_value(schema, value, options)
     convert: Callable[[Any], Any]
     if t in INT_RANGES:
-
-        def convert(value: Any) -> Any:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(_invalid_type(t, value))
-            return value
-
+        convert = partial(_integer, t)
     elif t in (Type.FLOAT32, Type.FLOAT64):
         convert = partial(_float, t)
     elif t is Type.BOOLEAN or t is Type.STRING:

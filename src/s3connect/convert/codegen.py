@@ -303,8 +303,13 @@ def _avro_node(
     child = partial(_avro_node, gen, reference=reference, depth=depth + 1, arrow=arrow)
     if schema.name in _EPOCH_UNITS:  # raises as the reference does, on the same value
         gen.emit(ind, f"{out} = {gen.const(_EPOCH_UNITS[schema.name])}({src})")
-    elif t in INT_RANGES or t is Type.BYTES:
-        gen.emit(ind, f"if {src}.__class__ is not {'bytes' if t is Type.BYTES else 'int'}:")
+    elif t is Type.BYTES:
+        gen.emit(ind, f"if {src}.__class__ is not bytes:")
+        gen.emit(ind + 1, "return _SLOW(arg)")
+        gen.emit(ind, f"{out} = {src}")
+    elif t in INT_RANGES:
+        low, high = INT_RANGES[t]
+        gen.emit(ind, f"if {src}.__class__ is not int or not {low} <= {src} <= {high}:")
         gen.emit(ind + 1, "return _SLOW(arg)")
         gen.emit(ind, f"{out} = {src}")
     elif t in (Type.FLOAT32, Type.FLOAT64):

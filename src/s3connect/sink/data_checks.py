@@ -29,8 +29,8 @@ def avro_data_problem(schema: ConnectSchema, value: Any) -> str | None:
     Those are a null for a required schema (a struct's field: without a default) ("Found null
     value for non-optional schema") and a value of a struct schema that is not a struct
     ("Invalid type for STRUCT: class ..."), at any depth, the first in field order. Other
-    mismatches are
-    ``ClassCastException``\\ s there, which fail the task: here the file's write fails.
+    mismatches are ``ClassCastException``\\ s there, which fail the task: here the file's
+    write fails.
     """
     return _compile(schema)(value)
 

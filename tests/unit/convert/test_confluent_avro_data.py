@@ -11,20 +11,26 @@ of the ``variant`` logical type, and of the schema caches' internals.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from struct import pack, unpack
 from typing import Any
 
+import pytest
+
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.convert.avro_anything import ANYTHING_SCHEMA_JSON, anything_datum
 from s3connect.convert.avro_data import (
     AVRO_UNION,
     AvroDataOptions,
+    compile_to_avro,
     to_avro_value,
 )
 from tests.unit.convert.confluent_avro_help import (
     BOOLEAN,
     BYTES,
+    DATE_SCHEMA,
     DEFAULTS,
     ENHANCED,
     FIXED_SIZE,
@@ -40,6 +46,8 @@ from tests.unit.convert.confluent_avro_help import (
     OPT_STRING,
     PRECISION,
     STRING,
+    TIME_SCHEMA,
+    TIMESTAMP_SCHEMA,
     array,
     convert_to_connect,
     decimal_schema,
@@ -579,10 +587,205 @@ def test_from_connect_optional_primitive_with_metadata() -> None:
     }
     check_non_record_conversion([string, "null"], "string", schema, "string")
     assert from_connect_schema(schema) != ["string", "null"]  # the wrongAvroSchema
-    check_non_record_conversion_null(dataclasses_replace(schema, default=None))
+    # Null is null again: the default stands in for a null only in a struct's field.
+    check_non_record_conversion_null(schema)
 
 
-def dataclasses_replace(schema: ConnectSchema, **changes: Any) -> ConnectSchema:
-    import dataclasses
+def test_from_connect_record_with_metadata() -> None:
+    schema = struct(("int32", INT32), name="io.confluent.test.TestSchema", version=12, doc="doc")
+    assert from_connect_schema(schema) == {
+        "type": "record",
+        "name": "TestSchema",
+        "namespace": "io.confluent.test",
+        "fields": [{"name": "int32", "type": "int"}],
+        "connect.name": "io.confluent.test.TestSchema",
+        "connect.version": 12,
+        "connect.doc": "doc",
+    }
+    assert from_connect_data(schema, {"int32": 12}) == {"int32": 12}
 
-    return dataclasses.replace(schema, **changes)
+
+def test_from_connect_logical_decimal_new() -> None:
+    schema = decimal_schema(2, params={PRECISION: "64"})
+    check_non_record_conversion(decimal_avro(64), TEST_DECIMAL_BYTES, schema, TEST_DECIMAL)
+    check_non_record_conversion_null(decimal_schema(2, optional=True))
+
+
+def test_from_connect_logical_decimal_fixed_new() -> None:
+    schema = decimal_schema(2, params={PRECISION: "64", FIXED_SIZE: "100"})
+    fixed_100 = bytes(98) + TEST_DECIMAL_BYTES  # sign-extended to the fixed size
+    check_non_record_conversion(decimal_avro(64, 2, 100), fixed_100, schema, TEST_DECIMAL)
+    check_non_record_conversion_null(decimal_schema(2, optional=True))
+
+
+def test_from_connect_logical_date_new() -> None:
+    avro = {"type": "int", "connect.name": DATE, "connect.version": 1, "logicalType": "date"}
+    check_non_record_conversion(avro, 10000, DATE_SCHEMA, EPOCH_PLUS_TEN_THOUSAND_DAYS)
+
+
+def test_from_connect_logical_time_new() -> None:
+    avro = {"type": "int", "connect.name": TIME, "connect.version": 1, "logicalType": "time-millis"}
+    check_non_record_conversion(avro, 10000, TIME_SCHEMA, EPOCH_PLUS_TEN_THOUSAND_MILLIS)
+
+
+def test_from_connect_logical_timestamp_new() -> None:
+    avro = {
+        "type": "long",
+        "connect.name": TIMESTAMP,
+        "connect.version": 1,
+        "logicalType": "timestamp-millis",
+    }
+    check_non_record_conversion(avro, NOW_MILLIS, TIMESTAMP_SCHEMA, NOW)
+
+
+def test_from_connect_logical_decimal_scale_greater_than_precision() -> None:
+    test_decimal = Decimal("0.0012358")  # unscaled 12358, scale 7
+    schema = decimal_schema(7, params={PRECISION: "5"})
+    expected = (12358).to_bytes(2, "big")
+    check_non_record_conversion(decimal_avro(5, 7), expected, schema, test_decimal)
+    check_non_record_conversion_null(decimal_schema(7, optional=True))
+
+
+def test_from_connect_logical_decimal() -> None:
+    schema = decimal_schema(2, params={PRECISION: "64"})
+    check_non_record_conversion(decimal_avro(64), TEST_DECIMAL_BYTES, schema, TEST_DECIMAL)
+    check_non_record_conversion_null(decimal_schema(2, optional=True))
+
+
+def test_from_connect_logical_decimal_fixed() -> None:
+    schema = decimal_schema(2, params={PRECISION: "64", FIXED_SIZE: "100"})
+    fixed_100 = bytes(98) + TEST_DECIMAL_BYTES
+    check_non_record_conversion(decimal_avro(64, 2, 100), fixed_100, schema, TEST_DECIMAL)
+    check_non_record_conversion_null(decimal_schema(2, optional=True))
+
+
+def _fixed_decimal_row(scale: int, precision: str, size: str) -> ConnectSchema:
+    amount = decimal_schema(scale, params={PRECISION: precision, FIXED_SIZE: size})
+    return struct(("amount", amount), name="row")
+
+
+def test_from_connect_logical_decimal_fixed_serializes_short_unscaled_value() -> None:
+    schema = _fixed_decimal_row(9, "38", "16")
+    expected = Decimal(0).scaleb(-9)
+    converted = from_connect_data(schema, {"amount": expected})
+    assert len(converted["amount"]) == 16
+    _, value = to_connect_data(from_connect_schema(schema), converted)
+    assert value["amount"] == expected
+
+
+def test_from_connect_logical_decimal_fixed_serializes_negative_unscaled_value() -> None:
+    schema = _fixed_decimal_row(9, "38", "16")
+    expected = Decimal(-1).scaleb(-9)
+    converted = from_connect_data(schema, {"amount": expected})
+    assert converted["amount"] == b"\xff" * 16
+    _, value = to_connect_data(from_connect_schema(schema), converted)
+    assert value["amount"] == expected
+
+
+def test_from_connect_non_decimal_fixed_does_not_pad_short_value() -> None:
+    # AvroData passes the 4 bytes through and Avro's writer then fails on them; ours fails when
+    # converting: either way the value is not written, and not padded.
+    fixed = ConnectSchema(Type.BYTES, name="myFixed", parameters={FIXED_SIZE: "16"})
+    schema = struct(("id", fixed), name="row")
+    with pytest.raises(ValueError, match="4 bytes for the fixed type myFixed of 16 bytes"):
+        to_avro_value(schema, {"id": bytes([1, 2, 3, 4])})
+
+
+def test_from_connect_logical_decimal_fixed_too_small_for_unscaled_value_throws() -> None:
+    schema = _fixed_decimal_row(0, "4", "2")
+    with pytest.raises(
+        ValueError, match=r"^Unscaled value byte array length 3 is greater than fixed size 2$"
+    ):
+        to_avro_value(schema, {"amount": Decimal(100000)})
+
+
+def test_from_connect_logical_date() -> None:
+    avro = {"type": "int", "connect.name": DATE, "connect.version": 1, "logicalType": "date"}
+    check_non_record_conversion(avro, 10000, DATE_SCHEMA, EPOCH_PLUS_TEN_THOUSAND_DAYS)
+
+
+def test_from_connect_logical_time() -> None:
+    avro = {"type": "int", "connect.name": TIME, "connect.version": 1, "logicalType": "time-millis"}
+    check_non_record_conversion(avro, 10000, TIME_SCHEMA, EPOCH_PLUS_TEN_THOUSAND_MILLIS)
+
+
+def test_from_connect_logical_timestamp() -> None:
+    avro = {
+        "type": "long",
+        "connect.name": TIMESTAMP,
+        "connect.version": 1,
+        "logicalType": "timestamp-millis",
+    }
+    check_non_record_conversion(avro, NOW_MILLIS, TIMESTAMP_SCHEMA, NOW)
+
+
+def _mismatch(schema: ConnectSchema, value: Any, message: str) -> None:
+    """A DataException from fromConnectData (the reference and the compiled converter)."""
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        to_avro_value(schema, value)
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        compile_to_avro(schema)(value)
+
+
+def test_from_connect_mismatch_schema_primitive() -> None:
+    _mismatch(OPT_BOOLEAN, 12, "Invalid type for BOOLEAN: class java.lang.Long")
+
+
+def test_from_connect_mismatch_schema_primitive_required() -> None:
+    _mismatch(BOOLEAN, None, "Found null value for non-optional schema")
+
+
+def test_from_connect_mismatch_schema_array() -> None:
+    _mismatch(array(BOOLEAN), [12], "Invalid type for BOOLEAN: class java.lang.Long")
+
+
+def test_from_connect_mismatch_schema_map_with_string_key_mismatch_key() -> None:
+    # AvroData's (String) cast of the key fails inside the map's conversion.
+    _mismatch(map_of(STRING, INT32), {True: 12}, "Invalid type for MAP: class java.util.HashMap")
+
+
+def test_from_connect_mismatch_schema_map_with_string_key_mismatch_value() -> None:
+    # Java's Long 12L in an INT32 map; ours: a value out of the INT32 range.
+    _mismatch(
+        map_of(STRING, INT32), {"foobar": 2**40}, "Invalid type for INT32: class java.lang.Long"
+    )
+
+
+def test_from_connect_mismatch_schema_map_with_non_string_key_mismatch_key() -> None:
+    _mismatch(map_of(INT32, INT32), {True: 12}, "Invalid type for INT32: class java.lang.Boolean")
+
+
+def test_from_connect_mismatch_schema_map_with_non_string_key_mismatch_value() -> None:
+    _mismatch(map_of(INT32, INT32), {12: 2**40}, "Invalid type for INT32: class java.lang.Long")
+
+
+def test_from_connect_mismatch_schema_record() -> None:
+    # A struct of another schema: "Mismatching struct schema"; ours holds no schema in a struct
+    # value, so the null of the required field is what fails.
+    first = struct(("foo", BOOLEAN))
+    _mismatch(first, {"foo": None}, "Found null value for non-optional schema")
+
+
+def test_from_connect_schemaless() -> None:
+    # fromConnectData(null, value): the Anything record of the value's Java type (a schemaless
+    # integer is a Long in our value model, where AvroDataTest's bytes, shorts and ints go to
+    # the int field); a null inside an array or map: a record with no field set.
+    int_record, string_record, null_record = {"long": 12}, {"string": "teststring"}, {}
+    assert anything_datum(12) == int_record
+    assert anything_datum(12.2) == {"double": 12.2}
+    assert anything_datum(True) == {"boolean": True}
+    assert anything_datum("teststring") == string_record
+    assert anything_datum([12, "teststring", None]) == {
+        "array": [int_record, string_record, null_record]
+    }
+    assert anything_datum({12: "teststring", 13: None}) == {
+        "map": [
+            {"key": int_record, "value": string_record},
+            {"key": {"long": 13}, "value": null_record},
+        ]
+    }
+    # Written with ANYTHING_SCHEMA and read back.
+    _, value = to_connect_data(
+        json.loads(ANYTHING_SCHEMA_JSON), anything_datum({12: "x", 13: None})
+    )
+    assert value == {12: "x", 13: None}
