@@ -193,11 +193,13 @@ def _non_optional(schema: ConnectSchema) -> ConnectSchema:
 
 @dataclasses.dataclass
 class _FromConnect:
-    """AvroData's FromConnectContext: resolved non-optional schemas and the default-name index."""
+    """AvroData's FromConnectContext: resolved non-optional schemas, the default-name index and
+    the names of the fields' schemas seen so far."""
 
     options: AvroDataOptions = _DEFAULTS
     resolved: list[tuple[ConnectSchema, Any]] = dataclasses.field(default_factory=list)
     name_index: int = 0
+    seen_named: set[str] = dataclasses.field(default_factory=set)
 
     def lookup(self, schema: ConnectSchema) -> Any:
         for known, avro in self.resolved:
@@ -340,9 +342,33 @@ def _add_connect_properties(
 def _field(
     name: str, schema: ConnectSchema, ctx: _FromConnect, doc: str | None = None
 ) -> dict[str, Any]:
-    field: dict[str, Any] = {"name": name, "type": _from_connect(schema, ctx)}
+    """AvroData.addAvroRecordField: the field, its doc and default; a field whose schema's name
+    was seen before, so that Avro writes its named type by name only, carries the schema's
+    parameters as its own ``connect.parameters`` (connect.meta.data)."""
+    seen = schema.name is not None and schema.name in ctx.seen_named
+    if schema.name is not None:
+        ctx.seen_named.add(schema.name)
+    avro = _from_connect(schema, ctx)
+    field: dict[str, Any] = {"name": name, "type": avro}
     if doc is not None:
         field["doc"] = doc
+    _add_field_default(field, schema, ctx)
+    params = {k: v for k, v in schema.parameters.items() if k != FIELD_DEFAULT_FLAG}
+    if ctx.options.connect_meta_data and seen and params and _is_named(avro):
+        field[_CONNECT_PARAMETERS] = params
+    return field
+
+
+def _is_named(avro: Any) -> bool:
+    """AvroData.isNamedAvroType: a record, enum or fixed, or a union holding one."""
+    if isinstance(avro, list):
+        return any(_is_named(member) for member in avro)
+    return isinstance(avro, Mapping) and avro.get("type") in _NAMED
+
+
+def _add_field_default(field: dict[str, Any], schema: ConnectSchema, ctx: _FromConnect) -> None:
+    """The field's ``default``: the schema's (its first member's for a union), null for an
+    optional schema without one."""
     if schema.default is not None:
         # Avro validates a default against the first union branch ("null" for optional structs
         # and unions; a union's JSON default is its first member's value, which may be null).
@@ -354,7 +380,6 @@ def _field(
             field["default"] = _default_json(schema, schema.default, ctx.options)
     elif schema.optional:
         field["default"] = None
-    return field
 
 
 def _default_json(schema: ConnectSchema, value: Any, options: AvroDataOptions) -> Any:
@@ -736,6 +761,7 @@ class _AvroField:
     type: _Avro
     doc: str | None
     default: Any  # the JSON default, _ABSENT when the field has none
+    params: Any = _ABSENT  # the field's own connect.parameters property
 
 
 def _full(name: str, space: str | None) -> str:
@@ -809,7 +835,13 @@ def _parse_named(
             field_doc = f.get("doc") if isinstance(f.get("doc"), str) else None
             field_type = _parse_avro(f.get("type"), inner, named, busy)
             out.fields.append(
-                _AvroField(str(f["name"]), field_type, field_doc, f.get("default", _ABSENT))
+                _AvroField(
+                    str(f["name"]),
+                    field_type,
+                    field_doc,
+                    f.get("default", _ABSENT),
+                    f.get(_CONNECT_PARAMETERS, _ABSENT),
+                )
             )
         busy.discard(full)
     named[full] = out
@@ -967,8 +999,20 @@ def _record_schema(a: _Avro) -> ConnectSchema:
     for f in a.fields:
         if f.doc is not None:
             params[FIELD_DOC + f.name] = f.doc
-        fields.append(Field(f.name, _to_connect(f.type, False, _field_default(f))))
+        schema = _to_connect(f.type, False, _field_default(f))
+        if isinstance(f.params, Mapping):
+            schema = _with_field_params(schema, f.params)
+        fields.append(Field(f.name, schema))
     return ConnectSchema(Type.STRUCT, parameters=params, fields=tuple(fields))
+
+
+def _with_field_params(schema: ConnectSchema, field_params: Mapping[str, Any]) -> ConnectSchema:
+    """AvroData.applyFieldLevelParams: a field's own ``connect.parameters`` over its (shared,
+    named) type's, as Java's ``toString()`` of each value."""
+    extra = {str(k): _java_string(v) for k, v in field_params.items()}
+    if all(schema.parameters.get(k) == v for k, v in extra.items()):
+        return schema
+    return dataclasses.replace(schema, parameters={**schema.parameters, **extra})
 
 
 def _enum_schema(a: _Avro) -> ConnectSchema:

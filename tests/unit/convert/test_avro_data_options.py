@@ -84,14 +84,16 @@ def test_the_connect_schema_carries_the_enum_as_parameters() -> None:
 
 def test_enhanced_support_writes_avro_enums() -> None:
     # The enum keeps its name, namespace, doc, symbols and default; Connect's metadata after
-    # them; the optional field refers to it by name.
+    # them; the optional field refers to it by name, with the enum's parameters as its own
+    # connect.parameters (schema-registry 8.4's field-level parameters of a shared named type).
     assert avro_schema_json(ORDER, ENHANCED) == (
         '{"type":"record","name":"Order","namespace":"com.acme","fields":['
         '{"name":"id","type":"int"},'
         '{"name":"color","type":{"type":"enum","name":"Color","doc":"colors",'
         '"symbols":["RED","GREEN"],"default":"RED",'
         f'"connect.parameters":{COLOR_PARAMS},"connect.name":"com.acme.Color"}}}},'
-        '{"name":"previous","type":["null","Color"],"default":null}],'
+        '{"name":"previous","type":["null","Color"],"default":null,'
+        f'"connect.parameters":{COLOR_PARAMS}}}],'
         '"connect.name":"com.acme.Order"}'
     )
     # A symbol is its index: GREEN = 1 (zig-zag 02), RED = 0.
