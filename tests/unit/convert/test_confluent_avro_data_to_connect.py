@@ -11,6 +11,7 @@ and of the schema caches.
 
 from __future__ import annotations
 
+import io
 import json
 from decimal import Decimal
 from struct import pack, unpack
@@ -26,6 +27,7 @@ from s3connect.convert.avro_data import (
     ENUM_DOC,
     FIELD_DEFAULT_FLAG,
     FIELD_DOC,
+    connect_reader,
     to_connect_schema,
 )
 from tests.unit.convert.confluent_avro_help import (
@@ -48,6 +50,9 @@ from tests.unit.convert.confluent_avro_help import (
     TIMESTAMP_SCHEMA,
     array,
     decimal_schema,
+    encode,
+    from_connect_data,
+    from_connect_schema,
     map_of,
     struct,
     to_connect_data,
@@ -609,3 +614,57 @@ def test_logical_type_with_mismatching_version() -> None:
         r"version in source schema \(2\)$",
     ):
         to_connect_schema(_message(2, TIMESTAMP))
+
+
+# The cycle tests: recursive Avro schemas are a documented difference (README, "Not supported:
+# recursive schemas"): ours refuse them.
+
+RECURSIVE = r"^recursive Avro schemas are not supported \({name} refers to itself\)$"
+
+
+def _refused(avro: Any, name: str) -> None:
+    with pytest.raises(ValueError, match=RECURSIVE.format(name=name)):
+        to_connect_schema(avro)
+
+
+def test_cyclical_avro_schema() -> None:
+    next_field = {"name": "next", "type": ["null", "linked_list"], "default": None}
+    fields = [{"name": "value", "type": "long"}, next_field]
+    _refused({"type": "record", "name": "linked_list", "fields": fields}, "linked_list")
+
+
+def test_array_cycle() -> None:
+    friends = {"type": ["null", {"type": "array", "items": "Users"}], "default": None}
+    fields = [{"name": "name", "type": "string"}, {"name": "friends", **friends}]
+    _refused({"type": "record", "name": "Users", "fields": fields}, "Users")
+
+
+def test_map_cycle() -> None:
+    siblings = {"type": ["null", {"type": "map", "values": "Node"}], "default": None}
+    fields = [{"name": "value", "type": "long"}, {"name": "siblings", **siblings}]
+    _refused({"type": "record", "name": "Node", "fields": fields}, "Node")
+
+
+def test_union_cycle() -> None:
+    fields = [
+        {"name": "name", "type": "string"},
+        {"name": "follows", "type": ["null", "string", "Person"]},
+    ]
+    _refused({"type": "record", "name": "Person", "fields": fields}, "Person")
+
+
+def test_record_union_multiple_type_cycle() -> None:
+    avro = {
+        "fields": [{"default": "", "name": "field1", "type": ["string", "int", "float"]}],
+        "name": "TestRecord",
+        "type": "record",
+    }
+    schema = to_connect_schema(avro, version=1)
+    assert from_connect_schema(schema) is not None
+    reader = connect_reader(avro, version=1)
+    datum = {"field1": "value1"}
+    value = reader.read(io.BytesIO(encode(avro, datum)))
+    assert value == {"field1": {"string": "value1", "int": None, "float": None}}
+    assert reader.read(io.BytesIO(encode(avro, datum))) == value
+    assert reader.schema is not None
+    assert from_connect_data(reader.schema, value) == datum
