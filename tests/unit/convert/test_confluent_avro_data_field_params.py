@@ -337,3 +337,74 @@ def test_field_level_params_not_written_when_empty() -> None:
     home, work = from_connect_schema(parent)["fields"]
     assert "connect.parameters" not in home
     assert work["connect.parameters"] == {TAG: "3"}
+
+
+def test_field_level_params_strict_all_types_round_trip() -> None:
+    symbols = ("UNKNOWN", "ACTIVE", "INACTIVE")
+    city_zip = (("city", OPT_STRING), ("zip", OPT_STRING))
+    addr10, addr11, addr12 = (
+        tagged("Address", tag, *city_zip, optional=True) for tag in ("10", "11", "12")
+    )
+    meta = tagged(
+        "Metadata",
+        "20",
+        ("source", OPT_STRING),
+        ("ts", ConnectSchema(Type.INT64, optional=True)),
+        optional=True,
+    )
+
+    def opt(t: Type) -> ConnectSchema:
+        return ConnectSchema(t, optional=True)
+
+    mega = struct(
+        ("f_int32", OPT_INT32),
+        ("f_int64", opt(Type.INT64)),
+        ("f_float32", opt(Type.FLOAT32)),
+        ("f_float64", opt(Type.FLOAT64)),
+        ("f_bool", opt(Type.BOOLEAN)),
+        ("f_string", OPT_STRING),
+        ("f_bytes", opt(Type.BYTES)),
+        ("primary_status", status("5", *symbols)),
+        ("secondary_status", status("6", *symbols)),
+        ("home_addr", addr10),
+        ("work_addr", addr11),
+        ("billing_addr", addr12),
+        ("tags", array(STRING, optional=True)),
+        ("scores_list", array(INT32, optional=True)),
+        ("extra_addrs", array(addr10, optional=True)),
+        ("scores_map", map_of(STRING, INT32, optional=True)),
+        ("addr_lookup", map_of(STRING, addr10, optional=True)),
+        ("nickname", OPT_STRING),
+        ("age", OPT_INT32),
+        ("meta", meta),
+        name="MegaRecord",
+    )
+    value = {
+        "f_int32": 42,
+        "f_int64": 123456789,
+        "f_float32": 3.140000104904175,  # Java's 3.14f
+        "f_float64": 2.718281828,
+        "f_bool": True,
+        "f_string": "hello",
+        "f_bytes": bytes([1, 2, 3]),
+        "primary_status": "ACTIVE",
+        "secondary_status": "INACTIVE",
+        "home_addr": {"city": "SF", "zip": "94105"},
+        "work_addr": {"city": "NYC", "zip": "10001"},
+        "billing_addr": {"city": "London", "zip": "SW1A"},
+        "tags": ["eng", "sr", "backend"],
+        "scores_list": [95, 88, 72],
+        "extra_addrs": [{"city": "Tokyo", "zip": "100"}, {"city": "Berlin", "zip": "10115"}],
+        "scores_map": {"math": 95, "science": 88},
+        "addr_lookup": {"hq": {"city": "Austin", "zip": "73301"}},
+        "nickname": "Ali",
+        "age": 30,
+        "meta": {"source": "api", "ts": 1700000000},
+    }
+    back_schema, back_value = round_trip(mega, value, ENHANCED)
+    tags = [
+        tag_of(back_schema, f)
+        for f in ("primary_status", "secondary_status", "home_addr", "work_addr", "billing_addr")
+    ]
+    assert tags == ["5", "6", "10", "11", "12"]
+    assert back_value == value
