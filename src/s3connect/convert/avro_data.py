@@ -1,7 +1,8 @@
 """Confluent's ``io.confluent.connect.avro.AvroData``: Connect <-> Avro schemas and values.
 
 The package's one Avro mapping, with AvroData's default settings (:data:`AVRO_DATA_CONFIG`), as
-Confluent Platform 8.3.1 has it. The Schema Registry ``AvroConverter`` reads with it, the S3 sink
+Confluent Platform 8.3.1 has it, plus schema-registry 8.4's field-level ``connect.parameters`` of a
+named type written again by name. The Schema Registry ``AvroConverter`` reads with it, the S3 sink
 writes Avro and Parquet files with it, and the S3 source reads those files back with it. The
 Connect -> Avro direction also takes the two settings the sink's connector config changes
 (:class:`AvroDataOptions`: ``enhanced.avro.schema.support``, ``allow.optional.map.keys``)::
