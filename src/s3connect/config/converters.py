@@ -25,9 +25,18 @@ CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
         "json": "org.apache.kafka.connect.json.JsonConverter",
         "string": "org.apache.kafka.connect.storage.StringConverter",
         "bytearray": "org.apache.kafka.connect.converters.ByteArrayConverter",
+        "short": "org.apache.kafka.connect.converters.ShortConverter",
+        "integer": "org.apache.kafka.connect.converters.IntegerConverter",
+        "long": "org.apache.kafka.connect.converters.LongConverter",
+        "float": "org.apache.kafka.connect.converters.FloatConverter",
+        "double": "org.apache.kafka.connect.converters.DoubleConverter",
+        "boolean": "org.apache.kafka.connect.converters.BooleanConverter",
     }
 )
 """Short converter name -> Kafka Connect converter class."""
+
+_TYPED = ("short", "integer", "long", "float", "double", "boolean")
+"""Kafka's number and Boolean converters (also header converters)."""
 
 SINK_CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
     {**CONVERTER_CLASSES, **REGISTRY_CONVERTER_CLASSES}
@@ -40,13 +49,21 @@ HEADER_CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
         "simple": "org.apache.kafka.connect.storage.SimpleHeaderConverter",
         "string": CONVERTER_CLASSES["string"],
         "bytearray": CONVERTER_CLASSES["bytearray"],
+        **{name: CONVERTER_CLASSES[name] for name in _TYPED},
     }
 )
 """The sink's header converters (what a headers file writes of each header value)."""
 
-ConverterName = Literal["json", "string", "bytearray"]
-HeaderConverterName = Literal["simple", "string", "bytearray"]
-SinkConverterName = Literal["json", "string", "bytearray", "avro", "jsonschema", "protobuf"]
+ConverterName = Literal[
+    "json", "string", "bytearray", "short", "integer", "long", "float", "double", "boolean"
+]
+HeaderConverterName = Literal[
+    "simple", "string", "bytearray", "short", "integer", "long", "float", "double", "boolean"
+]
+SinkConverterName = Literal[
+    "json", "string", "bytearray", "short", "integer", "long", "float", "double", "boolean",
+    "avro", "jsonschema", "protobuf",
+]  # fmt: skip
 CompatibilityMode = Literal["NONE", "BACKWARD", "FORWARD", "FULL"]
 
 # Confluent Cloud's input.data.format -> converter.
@@ -121,8 +138,9 @@ class ConvertersConfig:
 
 
 def _read_header_converter(r: KeyReader) -> HeaderConverterName:
-    """``header.converter``: Kafka's ``SimpleHeaderConverter`` (the default), ``StringConverter``
-    or ``ByteArrayConverter``; others (JsonConverter, the registry's) are refused."""
+    """``header.converter``: Kafka's ``SimpleHeaderConverter`` (the default), ``StringConverter``,
+    ``ByteArrayConverter``, the number converters or ``BooleanConverter``; others
+    (JsonConverter, the registry's) are refused."""
     value = r.get("header.converter")
     if value is None:
         return "simple"
@@ -185,7 +203,8 @@ class SourceConvertersConfig:
                     r.invalid(
                         key,
                         value,
-                        "must be one of json, string, bytearray or their converter classes",
+                        f"must be one of {', '.join(CONVERTER_CLASSES)} or their converter "
+                        f"classes ({', '.join(CONVERTER_CLASSES.values())})",
                     )
                 else:
                     names[side] = short

@@ -1,5 +1,6 @@
-"""The one converter factory: Kafka's JSON, String and ByteArray converters, Confluent's Schema
-Registry converters, and converters registered by name, by short or class name."""
+"""The one converter factory: Kafka's JSON, String, ByteArray, number and Boolean converters,
+Confluent's Schema Registry converters, and converters registered by name, by short or class
+name."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from s3connect.convert.base import Converter, Serializer
 from s3connect.convert.bytearray import ByteArrayConverter
 from s3connect.convert.json import JsonConverter
+from s3connect.convert.number import NUMBER_TYPES, BooleanConverter, NumberConverter
 from s3connect.convert.registry.base import RegistryConverter
 from s3connect.convert.registry.client import REGISTRY_CONVERTER_CLASSES, Registry
 from s3connect.convert.string import StringConverter
@@ -29,6 +31,12 @@ _ALIASES = {
     "org.apache.kafka.connect.json.JsonConverter": "json",
     "org.apache.kafka.connect.storage.StringConverter": "string",
     "org.apache.kafka.connect.converters.ByteArrayConverter": "bytearray",
+    "org.apache.kafka.connect.converters.ShortConverter": "short",
+    "org.apache.kafka.connect.converters.IntegerConverter": "integer",
+    "org.apache.kafka.connect.converters.LongConverter": "long",
+    "org.apache.kafka.connect.converters.FloatConverter": "float",
+    "org.apache.kafka.connect.converters.DoubleConverter": "double",
+    "org.apache.kafka.connect.converters.BooleanConverter": "boolean",
 }
 
 
@@ -68,8 +76,9 @@ def make_converter(
 def make_serializer(
     name: str, *, schemas_enable: bool = True, decimal_format: str = "BASE64", is_key: bool = False
 ) -> Serializer:
-    """``fromConnectData`` of converter ``name`` (``json``, ``string``, ``bytearray``): how the
-    source turns Connect values back into Kafka bytes.
+    """``fromConnectData`` of Kafka's converter ``name`` (``json``, ``string``, ``bytearray``,
+    ``short``, ``integer``, ``long``, ``float``, ``double``, ``boolean``): how the source turns
+    Connect values back into Kafka bytes.
 
     Raises:
         ValueError: an unknown converter name.
@@ -83,7 +92,12 @@ def make_serializer(
         return StringConverter(is_key=is_key).from_connect
     if name == "bytearray":
         return ByteArrayConverter(is_key=is_key).from_connect
-    raise ValueError(f"Unknown converter {name!r}; known: bytearray, json, string")
+    if name == "boolean":
+        return BooleanConverter(is_key=is_key).from_connect
+    if name in NUMBER_TYPES:
+        return NumberConverter(name, is_key=is_key).from_connect
+    known = ", ".join(sorted(["bytearray", "json", "string", "boolean", *NUMBER_TYPES]))
+    raise ValueError(f"Unknown converter {name!r}; known: {known}")
 
 
 def _registry_converter(name: str, registry: Registry, is_key: bool) -> RegistryConverter:
@@ -108,3 +122,9 @@ register_converter(
 )
 register_converter("string", lambda *, schemas_enable, is_key: StringConverter(is_key=is_key))
 register_converter("bytearray", lambda *, schemas_enable, is_key: ByteArrayConverter(is_key=is_key))
+register_converter("boolean", lambda *, schemas_enable, is_key: BooleanConverter(is_key=is_key))
+for _number in NUMBER_TYPES:
+    register_converter(
+        _number,
+        lambda *, schemas_enable, is_key, _n=_number: NumberConverter(_n, is_key=is_key),
+    )

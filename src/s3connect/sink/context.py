@@ -13,14 +13,14 @@ from functools import partial
 from s3connect.config.converters import SINK_CONVERTER_CLASSES
 from s3connect.config.plugins import load_plugin
 from s3connect.config.sink import SinkConfig
-from s3connect.connect.records import RawRecord, SinkRecord
+from s3connect.connect.records import Header, RawRecord, SinkRecord
 from s3connect.connect.schema import ConnectSchema, schema_identity
 from s3connect.convert.registry.client import with_record_context
 from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
-from s3connect.sink.converters import HEADER_TEXTS, build_converter
+from s3connect.sink.converters import FAILING_HEADER_CONVERTERS, HEADER_TEXTS, build_converter
 from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
@@ -156,13 +156,12 @@ def _uses_registry(config: SinkConfig) -> bool:
 
 
 def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkRecord | None]:
-    """Raw record -> converted record (key, then value), then the transforms, as Kafka Connect's
+    """Raw record -> converted record (key, value, headers), then the transforms, as Kafka Connect's
     ``WorkerSinkTask``; None when a transform drops it. A failure is a :class:`ConversionError`
     or a ``TransformationError`` naming the stage (a dead letter when tolerated)."""
     key_converter = build_converter(config, is_key=True)
     value_converter = build_converter(config, is_key=False)
-    stored_headers = config.keys_headers.store_kafka_headers
-    header_view = HEADER_TEXTS[config.converters.header]
+    convert_headers = _header_converter(config)
 
     def convert(raw: RawRecord) -> SinkRecord:
         # Kafka Connect converts the key, then the value (WorkerSinkTask order).
@@ -195,11 +194,7 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
             value=value,
             key_schema=key_schema,
             value_schema=value_schema,
-            # only the headers file reads header values: converted for it alone (the raw
-            # bytes stay in the dead letter queue)
-            headers=tuple((k, header_view(None if v is None else bytes(v))) for k, v in raw.headers)
-            if stored_headers and raw.headers
-            else raw.headers,
+            headers=convert_headers(raw),
         )
 
     # A Schema Registry outage names the record (converters only know the topic).
@@ -213,6 +208,34 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
         return chain.apply(converted(raw))
 
     return transformed
+
+
+def _header_converter(config: SinkConfig) -> Callable[[RawRecord], tuple[Header, ...]]:
+    """A raw record's headers as the record holds them: only the headers file reads header
+    values, so they are converted for it alone (the raw bytes stay in the dead letter queue).
+    A header converter that refuses some values (the number and Boolean converters) converts
+    them all the same, as Kafka Connect does after the value: a refused one is a
+    ``HEADER_CONVERTER`` failure."""
+    name = config.converters.header
+    view = HEADER_TEXTS[name]
+    stored = config.keys_headers.store_kafka_headers
+    if not stored and name not in FAILING_HEADER_CONVERTERS:
+        return lambda raw: raw.headers
+
+    def headers(raw: RawRecord) -> tuple[Header, ...]:
+        if not raw.headers:
+            return raw.headers
+        try:
+            texts = tuple((k, view(None if v is None else bytes(v))) for k, v in raw.headers)
+        except ValueError as exc:
+            raise ConversionError(
+                f"headers could not be converted by {name} header converter: {exc}",
+                topic=raw.topic, partition=raw.partition, offset=raw.offset,
+                stage="HEADER_CONVERTER", class_name=config.converters.header_class,
+            ) from exc  # fmt: skip
+        return texts if stored else raw.headers
+
+    return headers
 
 
 def build_writer_context(config: SinkConfig) -> WriterContext:

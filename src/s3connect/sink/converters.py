@@ -10,12 +10,19 @@ from typing import Any
 from s3connect.config.sink import SinkConfig
 from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
+from s3connect.convert.number import NUMBER_TYPES, BooleanConverter, NumberConverter
 from s3connect.convert.registry.client import Registry, RegistrySettings, RetryPolicy
 from s3connect.transforms.base import DataError
 from s3connect.transforms.value_parser import parse_string
 from s3connect.transforms.values import convert_to_string
 
-__all__ = ["HEADER_TEXTS", "build_converter", "header_text", "shared_registry"]
+__all__ = [
+    "FAILING_HEADER_CONVERTERS",
+    "HEADER_TEXTS",
+    "build_converter",
+    "header_text",
+    "shared_registry",
+]
 
 
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
@@ -82,9 +89,33 @@ def _bytes_header_text(data: bytes | None) -> bytes | None:
     return None if data is None else base64.b64encode(bytes(data))
 
 
+def _typed_header_text(
+    converter: NumberConverter | BooleanConverter,
+) -> Callable[[bytes | None], bytes | None]:
+    """``header.converter`` = a number converter or BooleanConverter: its ``toConnectHeader``
+    (the value under its optional schema; a float as ``Float.toString`` writes it), then
+    ``Values.convertToString``: ``1234``, ``1234.31``, ``true``.
+
+    The function raises ValueError (Kafka's ``Failed to deserialize long: ...``) for a value
+    of another size, which fails the record at the ``HEADER_CONVERTER`` stage."""
+
+    def text(data: bytes | None) -> bytes | None:
+        value, schema = converter.to_connect_header("", "", data)
+        converted = convert_to_string(schema, value)
+        return None if converted is None else converted.encode("utf-8")
+
+    return text
+
+
 HEADER_TEXTS: dict[str, Callable[[bytes | None], bytes | None]] = {
     "simple": header_text,
     "string": _string_header_text,
     "bytearray": _bytes_header_text,
+    "boolean": _typed_header_text(BooleanConverter()),
+    **{name: _typed_header_text(NumberConverter(name)) for name in NUMBER_TYPES},
 }
 """What the headers file writes of a header value, by ``header.converter``."""
+
+FAILING_HEADER_CONVERTERS = frozenset({"boolean", *NUMBER_TYPES})
+"""The header converters that refuse some values (Kafka Connect converts every record's
+headers, stored or not: such a value fails the record)."""

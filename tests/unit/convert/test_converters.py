@@ -322,7 +322,9 @@ def test_make_converter_by_short_and_class_name() -> None:
 
 def test_unknown_converter_lists_known_names() -> None:
     with pytest.raises(
-        ValueError, match="Unknown converter 'avro'; known: bytearray, json, string"
+        ValueError,
+        match="Unknown converter 'avro'; known: boolean, bytearray, double, float, integer, "
+        "json, long, short, string",
     ):
         make_converter("avro")
 
