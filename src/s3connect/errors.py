@@ -43,11 +43,11 @@ class RecordError(S3ConnectError):
 
     ``stage`` and ``class_name`` say where, in Kafka Connect's terms (the dead letter queue's
     ``__connect.errors.stage`` / ``.class.name`` headers): ``KEY_CONVERTER`` or
-    ``VALUE_CONVERTER`` with the converter class, ``TRANSFORMATION`` with the transform's, else
-    ``TASK_PUT`` with ``SinkTask``, the class Kafka Connect's ``WorkerErrantRecordReporter``
-    reports every record a sink task hands it for. ``reportable`` is false for what Confluent's
-    task throws past its errant-record reporter: it fails the batch whatever
-    ``errors.tolerance`` says.
+    ``VALUE_CONVERTER`` (or ``HEADER_CONVERTER``) with the converter class, ``TRANSFORMATION``
+    with the transform's, else ``TASK_PUT`` with ``SinkTask``, the class Kafka Connect's
+    ``WorkerErrantRecordReporter`` reports every record a sink task hands it for. ``reportable``
+    is false for what Confluent's task throws past its errant-record reporter: it fails the
+    batch whatever ``errors.tolerance`` says.
     """
 
     def __init__(

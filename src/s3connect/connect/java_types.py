@@ -2,7 +2,8 @@
 
 Our values do not say which Java class Kafka would hold them in; the schema does (an ``int8``
 value is a ``Byte``), and a schemaless value is what Kafka's ``JsonConverter`` makes of JSON: an
-integer is a ``Long``, a decimal number a ``Double``, an object a ``HashMap``.
+integer is a ``Long``, a decimal number a ``Double`` (a :class:`~s3connect.util.jackson.Float32` a ``Float``), an
+object a ``HashMap``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.util.jackson import Float32
 
 __all__ = ["LONG_MAX", "LONG_MIN", "java_class", "schemaless_type"]
 
@@ -41,6 +43,8 @@ def schemaless_type(value: Any) -> Type | None:
         return Type.BOOLEAN
     if isinstance(value, int):
         return Type.INT64 if LONG_MIN <= value <= LONG_MAX else None
+    if isinstance(value, Float32):  # a Java float (Cast to float32)
+        return Type.FLOAT32
     if isinstance(value, float):
         return Type.FLOAT64
     if isinstance(value, str):

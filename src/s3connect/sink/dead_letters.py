@@ -59,7 +59,8 @@ class DeadLetter:
 
     Attributes:
         raw: The original Kafka record (bytes, headers, timestamp).
-        stage: Kafka Connect's stage (``KEY_CONVERTER``, ``VALUE_CONVERTER``, ``TASK_PUT``).
+        stage: Kafka Connect's stage (``KEY_CONVERTER``, ``VALUE_CONVERTER``,
+            ``HEADER_CONVERTER``, ``TASK_PUT``).
         class_name: The class that failed at that stage (converter or sink task).
         exception_class: The error's qualified class name.
         message: The error message (names topic, partition and offset); empty for an error

@@ -285,6 +285,20 @@ def test_converter_class_names() -> None:
     assert with_keys({"value.converter": "bytearray"}).converters.value == "bytearray"
 
 
+@pytest.mark.parametrize("short", ["short", "integer", "long", "float", "double", "boolean"])
+def test_kafka_number_and_boolean_converters(short: str) -> None:
+    full = f"org.apache.kafka.connect.converters.{short.capitalize()}Converter"
+    c = with_keys(
+        {"key.converter": full, "value.converter": full.rsplit(".", 1)[1], "header.converter": full}
+    )
+    assert (c.converters.key, c.converters.value, c.converters.header) == (short, short, short)
+    assert c.converters.describe()["key.converter"] == full
+    assert c.converters.describe()["header.converter"] == full
+    message = problems({"value.converter": "org.apache.kafka.connect.converters.ByteConverter"})
+    assert "org.apache.kafka.connect.converters.LongConverter" in message
+    assert "org.apache.kafka.connect.converters.BooleanConverter" in message
+
+
 def test_timestamp_extractor_class_names() -> None:
     full = (
         "io.confluent.connect.storage.partitioner.TimeBasedPartitioner"

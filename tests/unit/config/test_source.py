@@ -199,6 +199,15 @@ def test_converters() -> None:
     assert c.converters.value == "bytearray" and c.converters.key == "string"
     message = problems({**MINIMAL, "value.converter": "io.confluent.connect.avro.AvroConverter"})
     assert "value.converter=io.confluent.connect.avro.AvroConverter is invalid" in message
+    assert "org.apache.kafka.connect.converters.DoubleConverter" in message
+    typed = build(
+        key_converter="org.apache.kafka.connect.converters.LongConverter",
+        value_converter="DoubleConverter",
+    )
+    assert (typed.converters.key, typed.converters.value) == ("long", "double")
+    assert typed.converters.describe()["value.converter"] == (
+        "org.apache.kafka.connect.converters.DoubleConverter"
+    )
 
 
 def test_missing_and_unknown_keys_are_all_reported() -> None:

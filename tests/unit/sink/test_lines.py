@@ -640,6 +640,9 @@ _PER_RECORD_ONLY = {
         "key.converter": "io.confluent.connect.avro.AvroConverter",
         "key.converter.schema.registry.url": "http://127.0.0.1:1",
     },
+    "a Kafka number key converter": {
+        "key.converter": "org.apache.kafka.connect.converters.LongConverter"
+    },
 }
 
 
@@ -651,6 +654,22 @@ _REGISTRY_FORMATS = {
     "avro-parquet": "io.confluent.connect.s3.format.parquet.ParquetFormat",
     "avro-avro": "io.confluent.connect.s3.format.avro.AvroFormat",
 }
+
+
+@pytest.mark.parametrize(
+    "converter", ["Short", "Integer", "Long", "Float", "Double", "Boolean"]
+)
+@pytest.mark.parametrize("fmt", ["JsonFormat", "AvroFormat", "ByteArrayFormat"])
+def test_number_and_boolean_value_converters_go_per_record(
+    tmp_path: Path, converter: str, fmt: str
+) -> None:
+    """Kafka's number and Boolean converters have no line path: every record is converted."""
+    keys = {
+        "value.converter": f"org.apache.kafka.connect.converters.{converter}Converter",
+        "format.class": fmt,
+        "flush.size": "5",
+    }
+    assert line_plan(_sink(tmp_path, "json-json", **keys)) is None
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ Arrow batches of Kafka rows in, committed objects out, open files carried betwee
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
 import fastavro
@@ -260,3 +261,26 @@ def test_a_checkpoint_the_sink_cannot_write_fails_clearly(tmp_path: Path) -> Non
     config = _config(tmp_path, **{"checkpoint.location": str(tmp_path / "file" / "cp")})
     with pytest.raises(ConfigError, match=r"keeps open files under .*cannot be created"):
         _task_state_root(config, timers=False)
+
+
+def test_long_keys_and_double_values_go_per_record_in_the_task(tmp_path: Path) -> None:
+    # Kafka's LongConverter keys (stored in a keys file) and DoubleConverter values: the
+    # per-record path, as the writer's; a value of the wrong size is a VALUE_CONVERTER letter.
+    config = _config(tmp_path, **{
+        "key.converter": "org.apache.kafka.connect.converters.LongConverter",
+        "value.converter": "org.apache.kafka.connect.converters.DoubleConverter",
+        "store.kafka.keys": "true", "keys.format.class": "json", "errors.tolerance": "all",
+    })  # fmt: skip
+    batch = _batch([0, 1, 2, 3])
+    keys = [struct.pack(">q", o * 10) for o in range(4)]
+    values = [struct.pack(">d", o + 0.25) for o in range(4)]
+    values[1] = b"\x00"
+    batch = batch.set_column(4, "key", pa.array(keys, pa.binary()))
+    out = _run(config, batch.set_column(5, "value", pa.array(values, pa.binary())))
+    assert [(r["offset"], r["stage"]) for r in out if r["kind"] == "dead_letter"] == [
+        (1, "VALUE_CONVERTER")
+    ]
+    assert _objects(tmp_path) == {
+        "topics/events/partition=0/events+0+0000000000.json": [0.25, 2.25, 3.25],
+        "topics/events/partition=0/events+0+0000000000.keys.json": [0, 20, 30],
+    }

@@ -1387,3 +1387,178 @@ def test_a_record_failing_as_it_is_written_sets_the_base_of_rotate_interval(
     assert [(o.start_offset, o.end_offset) for o in committed] == [(1, 1)]
     assert [d.raw.offset for d in writer.dead_letters] == [0]
     assert [p.raw.offset for p in writer.snapshot()[1]] == [2, 3]
+
+
+_LONG = "org.apache.kafka.connect.converters.LongConverter"
+_DOUBLE = "org.apache.kafka.connect.converters.DoubleConverter"
+
+
+def _long_double(offset: int, key: int, value: float, *headers: tuple[str, bytes]) -> RawRecord:
+    """A record as Kafka's LongSerializer and DoubleSerializer write it."""
+    return _kv(offset, struct.pack(">q", key), struct.pack(">d", value), *headers)
+
+
+def test_long_keys_file_and_double_values_in_json(tmp_path: Path) -> None:
+    ctx = build_writer_context(_config(tmp_path, **{
+        "key.converter": _LONG, "value.converter": _DOUBLE, "store.kafka.keys": "true",
+        "keys.format.class": "json", "flush.size": "2",
+    }))  # fmt: skip
+    records = [_long_double(0, -2, 1234.31), _long_double(1, 2**63 - 1, 1e300)]
+    committed = TopicPartitionWriter(ctx, "t", 0).write(records, 0)
+    assert [o.key for o in committed] == ["topics/t/partition=0/t+0+0000000000.json"]
+    # Jackson writes a Double as Double.toString, a Long as its digits
+    assert _all_files(tmp_path / "out") == {
+        "topics/t/partition=0/t+0+0000000000.json": b"1234.31\n1.0E300\n",
+        "topics/t/partition=0/t+0+0000000000.keys.json": b"-2\n9223372036854775807\n",
+    }
+
+
+def test_long_keys_file_and_double_values_in_avro(tmp_path: Path) -> None:
+    import fastavro
+
+    ctx = build_writer_context(_config(tmp_path, **{
+        "key.converter": _LONG, "value.converter": _DOUBLE, "store.kafka.keys": "true",
+        "format.class": "io.confluent.connect.s3.format.avro.AvroFormat", "flush.size": "2",
+    }))  # fmt: skip
+    TopicPartitionWriter(ctx, "t", 0).write([_long_double(0, -2, 1234.31), _long_double(1, 7, -0.5)], 0)  # fmt: skip
+    out = tmp_path / "out/topics/t/partition=0"
+    values = fastavro.reader(io.BytesIO((out / "t+0+0000000000.avro").read_bytes()))
+    assert values.writer_schema == ["null", "double"]  # OPTIONAL_FLOAT64_SCHEMA
+    assert list(values) == [1234.31, -0.5]
+    keys = fastavro.reader(io.BytesIO((out / "t+0+0000000000.keys.avro").read_bytes()))
+    assert keys.writer_schema == ["null", "long"]  # OPTIONAL_INT64_SCHEMA
+    assert list(keys) == [-2, 7]
+
+
+@pytest.mark.parametrize(
+    ("converter", "data", "expected"),
+    [
+        ("ShortConverter", [b"\x80\x00", b"\x00\x7b"], b"-32768\n123\n"),
+        ("IntegerConverter", [b"\x00\x00\x04\xd2", b"\xff\xff\xff\xff"], b"1234\n-1\n"),
+        # Jackson writes a Float as Float.toString
+        ("FloatConverter", [bytes.fromhex("449a49ec"), bytes.fromhex("7f7fffff")],
+         b"1234.31\n3.4028235E38\n"),
+        ("BooleanConverter", [b"\x01", b"\x00"], b"true\nfalse\n"),
+    ],
+)  # fmt: skip
+def test_number_and_boolean_values_in_json(
+    tmp_path: Path, converter: str, data: list[bytes], expected: bytes
+) -> None:
+    ctx = build_writer_context(_config(tmp_path, **{
+        "value.converter": f"org.apache.kafka.connect.converters.{converter}", "flush.size": "2",
+    }))  # fmt: skip
+    TopicPartitionWriter(ctx, "t", 0).write([_kv(o, None, d) for o, d in enumerate(data)], 0)
+    assert _all_files(tmp_path / "out") == {"topics/t/partition=0/t+0+0000000000.json": expected}
+
+
+def test_wrong_size_keys_and_values_are_converter_dead_letters(tmp_path: Path) -> None:
+    ctx = build_writer_context(_config(tmp_path, **{
+        "key.converter": _LONG, "value.converter": _DOUBLE, "store.kafka.keys": "true",
+        "keys.format.class": "json", "flush.size": "2",
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    good = _long_double(0, 1, 1.5)
+    bad_key = _kv(1, b"\x00" * 4, struct.pack(">d", 2.5))
+    bad_value = _kv(2, struct.pack(">q", 3), b"\x00" * 4)
+    committed = writer.write([good, bad_key, bad_value, _long_double(3, 4, 4.5)], 0)
+    assert [(o.start_offset, o.record_count) for o in committed] == [(0, 2)]
+    assert [(d.raw.offset, d.stage, d.class_name) for d in writer.dead_letters] == [
+        (1, "KEY_CONVERTER", _LONG), (2, "VALUE_CONVERTER", _DOUBLE),
+    ]  # fmt: skip
+    assert writer.dead_letters[0].message == (
+        "key could not be converted by long converter: Failed to deserialize long: Size of "
+        "data received by LongDeserializer is not 8 (topic='t', partition=0, offset=1)"
+    )
+    assert "Failed to deserialize double: Size of data received by Deserializer is not 8" in (
+        writer.dead_letters[1].message
+    )
+    assert writer.dead_letters[0].exception_class == "s3connect.errors.ConversionError"
+
+
+def test_number_values_are_refused_where_confluent_refuses_them(tmp_path: Path) -> None:
+    # ByteArrayFormat takes bytes only (per record); FieldPartitioner structs only; Parquet
+    # only Avro records (the whole file), as with StringConverter's strings.
+    ctx = build_writer_context(_config(tmp_path, **{
+        "value.converter": _DOUBLE, "format.class": "bytearray", "flush.size": "1",
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    assert writer.write([_long_double(0, 1, 1.5)], 0) == []
+    assert [(d.stage, d.message) for d in writer.dead_letters] == [
+        ("TASK_PUT", "Invalid schema type for ByteArrayConverter: FLOAT64 "
+         "(topic='t', partition=0, offset=0)"),
+    ]  # fmt: skip
+    ctx = build_writer_context(_config(tmp_path, **{
+        "value.converter": _DOUBLE, "partitioner.class": "field", "partition.field.name": "f",
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    assert writer.write([_long_double(0, 1, 1.5)], 0) == []
+    assert [d.stage for d in writer.dead_letters] == ["TASK_PUT"]
+    assert writer.dead_letters[0].message.startswith("Error encoding partition.")
+    ctx = build_writer_context(_config(tmp_path, **{
+        "value.converter": _DOUBLE, "format.class": "parquet", "flush.size": "1",
+    }))  # fmt: skip
+    with pytest.raises(ValueError, match="Parquet needs a STRUCT value schema, got FLOAT64"):
+        TopicPartitionWriter(ctx, "t", 0).write([_long_double(0, 1, 1.5)], 0)
+
+
+@pytest.mark.parametrize(
+    ("converter", "data", "expected"),
+    [
+        ("LongConverter", [struct.pack(">q", -2), None], ["-2", None]),
+        ("IntegerConverter", [struct.pack(">i", 1234)], ["1234"]),
+        ("ShortConverter", [struct.pack(">h", 7)], ["7"]),
+        # Values.convertToString of a Float / Double: Float.toString / Double.toString
+        ("FloatConverter", [bytes.fromhex("449a49ec"), bytes.fromhex("00000001")],
+         ["1234.31", "1.4E-45"]),
+        ("DoubleConverter", [struct.pack(">d", 1e300), struct.pack(">d", 0.5)],
+         ["1.0E300", "0.5"]),
+        ("BooleanConverter", [b"\x01", b"\x00"], ["true", "false"]),
+    ],
+)  # fmt: skip
+def test_headers_file_values_of_number_and_boolean_header_converters(
+    tmp_path: Path, converter: str, data: list[bytes | None], expected: list[str | None]
+) -> None:
+    # Kafka's NumberConverter / BooleanConverter.toConnectHeader, then Confluent's
+    # HeaderRecordView (Values.convertToString); a null value stays null.
+    ctx = build_writer_context(_config(tmp_path, **{
+        "store.kafka.headers": "true", "headers.format.class": "json", "flush.size": "1",
+        "header.converter": f"org.apache.kafka.connect.converters.{converter}",
+        "errors.tolerance": "all", "errors.log.enable": "true",
+    }))  # fmt: skip
+    raw = RawRecord("t", 0, 0, 1, None, b"{}", tuple((f"h{i}", d) for i, d in enumerate(data)))
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    writer.write([raw], 0)
+    if None in expected:  # the headers file refuses a null header value, as Confluent's
+        assert [d.stage for d in writer.dead_letters] == ["TASK_PUT"]
+        assert "is null: the headers file's value field is required" in (
+            writer.dead_letters[0].message
+        )
+        return
+    line = (tmp_path / "out/topics/t/partition=0/t+0+0000000000.headers.json").read_text()
+    assert [h["value"] for h in json.loads(line)["headers"]] == expected
+
+
+@pytest.mark.parametrize("stored", ["true", "false"])
+def test_a_header_the_header_converter_refuses_fails_the_record(
+    tmp_path: Path, stored: str
+) -> None:
+    # Kafka Connect converts every record's headers (stored or not): a wrong-size one fails the
+    # record at HEADER_CONVERTER, a dead letter under errors.tolerance=all.
+    ctx = build_writer_context(_config(tmp_path, **{
+        "store.kafka.headers": stored, "headers.format.class": "json", "flush.size": "1",
+        "header.converter": _LONG, "errors.tolerance": "all", "errors.log.enable": "true",
+    }))  # fmt: skip
+    writer = TopicPartitionWriter(ctx, "t", 0)
+    good = RawRecord("t", 0, 0, 1, None, b"{}", (("h", struct.pack(">q", 1)),))
+    bad = RawRecord("t", 0, 1, 1, None, b"{}", (("h", b"1"),))
+    committed = writer.write([good, bad], 0)
+    assert [o.start_offset for o in committed] == [0]
+    letters = writer.dead_letters
+    assert [(d.raw, d.stage, d.class_name) for d in letters] == [(bad, "HEADER_CONVERTER", _LONG)]
+    assert letters[0].message == (
+        "headers could not be converted by long header converter: Failed to deserialize long: "
+        "Size of data received by LongDeserializer is not 8 (topic='t', partition=0, offset=1)"
+    )
