@@ -6,6 +6,7 @@ import gzip
 import io
 import logging
 import random
+import struct
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from pathlib import Path
@@ -573,3 +574,67 @@ def test_plain_bytes_needs_bytearray_format_converter_and_no_transforms() -> Non
         "transforms.drop.type": "org.apache.kafka.connect.transforms.Filter",
     }
     assert not plain_bytes(config("bytearray", **plain, **dropping))
+
+
+# --------------------------------------------------------------- Kafka's number converters
+
+_LONG = "org.apache.kafka.connect.converters.LongConverter"
+_DOUBLE = "org.apache.kafka.connect.converters.DoubleConverter"
+
+
+@pytest.mark.parametrize(("fmt", "keys_format"), [("avro", "avro"), ("json", "json")])
+def test_long_keys_and_double_values_are_published_as_kafka_serializes_them(
+    tmp_path: Path, fmt: str, keys_format: str
+) -> None:
+    # Sink with LongConverter keys (a keys object) and DoubleConverter values, then the source
+    # publishes them with the same converters: the bytes Kafka's LongSerializer and
+    # DoubleSerializer wrote (NumberConverter.fromConnectData).
+    from s3connect.config.sink import SinkConfig
+    from s3connect.connect.records import RawRecord
+    from s3connect.sink.context import build_writer_context
+    from s3connect.sink.writer import TopicPartitionWriter
+
+    common = {
+        "s3.bucket.name": "b", "store.url": f"file://{tmp_path / 'out'}", "format.class": fmt,
+        "key.converter": _LONG, "value.converter": _DOUBLE,
+    }  # fmt: skip
+    sink = SinkConfig.from_mapping({
+        **common, "topics": "t", "kafka.bootstrap.servers": "127.0.0.1:9092",
+        "checkpoint.location": str(tmp_path / "ck"), "flush.size": "3",
+        "store.kafka.keys": "true", "keys.format.class": keys_format,
+    })  # fmt: skip
+    pairs = [(-2, 1234.31), (2**63 - 1, 1e300), (7, -0.5)]
+    records = [
+        RawRecord("t", 0, o, None, struct.pack(">q", k), struct.pack(">d", v))
+        for o, (k, v) in enumerate(pairs)
+    ]
+    TopicPartitionWriter(build_writer_context(sink), "t", 0).write(records, 0)
+    store = LocalStorage(tmp_path / "out")
+    source = SourceConfig.from_mapping({**BASE, **common})
+    (obj,) = list_objects(store, source).objects[("t", 0)]
+    got = list(read_object(store, source, obj, destination="copy_of_t"))
+    assert [(r.key, r.value) for r in got] == [(r.key, r.value) for r in records]
+    # A value of another class is refused with NumberConverter's message (ClassCastException).
+    as_int = SourceConfig.from_mapping({
+        **BASE, **common, "value.converter": "IntegerConverter", "behavior.on.error": "fail",
+    })  # fmt: skip
+    with pytest.raises(SourceObjectError) as info:
+        list(read_object(store, as_int, obj, destination="copy_of_t"))
+    assert "Failed to serialize to integer (was class java.lang.Double): " in str(info.value)
+
+
+def test_boolean_converter_publishes_one_byte_and_refuses_other_schemas(tmp_path: Path) -> None:
+    store = LocalStorage(tmp_path)
+    put(store, key("t", 0, 0, ".json"), b"true\nfalse\nnull\n")
+    cfg = config(**{"value.converter": "org.apache.kafka.connect.converters.BooleanConverter"})
+    (obj,) = list_objects(store, cfg).objects[("t", 0)]
+    got = list(read_object(store, cfg, obj, destination="d"))
+    assert [r.value for r in got] == [b"\x01", b"\x00", None]
+    put(store, key("t", 0, 0, ".avro"), write("avro", [1], ConnectSchema(Type.INT32)))
+    avro = config("avro", **{
+        "value.converter": "org.apache.kafka.connect.converters.BooleanConverter",
+        "behavior.on.error": "fail",
+    })  # fmt: skip
+    (obj,) = list_objects(store, avro).objects[("t", 0)]
+    with pytest.raises(SourceObjectError, match="Invalid schema type for BooleanConverter: INT32"):
+        list(read_object(store, avro, obj, destination="d"))
