@@ -2,8 +2,8 @@
 
 Our values do not say which Java class Kafka would hold them in; the schema does (an ``int8``
 value is a ``Byte``), and a schemaless value is what Kafka's ``JsonConverter`` makes of JSON: an
-integer is a ``Long``, a decimal number a ``Double`` (a :class:`~s3connect.util.jackson.Float32` a ``Float``), an
-object a ``HashMap``.
+integer is a ``Long``, a decimal number a ``Double`` (a :class:`~s3connect.util.jackson.Float32`,
+Cast's float32, a ``Float``), an object a ``HashMap``.
 """
 
 from __future__ import annotations

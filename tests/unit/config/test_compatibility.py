@@ -292,3 +292,39 @@ def test_every_row_has_a_sample() -> None:
 def test_the_row_says_what_the_config_does(kind: str, key: str) -> None:
     claim = ROWS[key][0 if kind == "sink" else 1]
     assert _outcome(kind, key) == claim
+
+
+def _notes(key: str) -> str:
+    """The notes cell of ``key``'s row."""
+    section = README.read_text().split("## Compatibility with Kafka Connect configs", 1)[1]
+    for line in section.split("\n## ", 1)[0].splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and key in re.findall(r"`([^`]+)`", cells[0]):
+            return cells[3]
+    raise AssertionError(f"no row for {key}")
+
+
+_KAFKA_TYPED = ("Short", "Integer", "Long", "Float", "Double", "Boolean")
+
+
+@pytest.mark.parametrize("kind", ["sink", "source"])
+def test_the_converter_rows_name_what_the_config_takes(kind: str) -> None:
+    from s3connect.config.converters import CONVERTER_CLASSES, HEADER_CONVERTER_CLASSES
+
+    notes = _notes("key.converter")
+    for name in ("JSON", "String", "ByteArray"):
+        assert name in notes
+    for name in _KAFKA_TYPED:
+        assert f"`{name}Converter`" in notes
+        assert CONVERTER_CLASSES[name.lower()].endswith(f".{name}Converter")
+        base, cls = (SINK, SinkConfig) if kind == "sink" else (SOURCE, SourceConfig)
+        full = CONVERTER_CLASSES[name.lower()]
+        config = cls.from_mapping({**base, "key.converter": full, "value.converter": full})
+        assert config.converters.describe()["value.converter"] == full
+    header_notes = _notes("header.converter")
+    assert "number converters and `BooleanConverter`" in header_notes
+    for short, full in HEADER_CONVERTER_CLASSES.items():
+        named = full.rsplit(".", 1)[1]
+        assert named in header_notes or (short.capitalize() in _KAFKA_TYPED)
+        if kind == "sink":
+            assert SinkConfig.from_mapping({**SINK, "header.converter": full}).converters.header

@@ -656,9 +656,7 @@ _REGISTRY_FORMATS = {
 }
 
 
-@pytest.mark.parametrize(
-    "converter", ["Short", "Integer", "Long", "Float", "Double", "Boolean"]
-)
+@pytest.mark.parametrize("converter", ["Short", "Integer", "Long", "Float", "Double", "Boolean"])
 @pytest.mark.parametrize("fmt", ["JsonFormat", "AvroFormat", "ByteArrayFormat"])
 def test_number_and_boolean_value_converters_go_per_record(
     tmp_path: Path, converter: str, fmt: str

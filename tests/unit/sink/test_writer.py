@@ -1420,7 +1420,8 @@ def test_long_keys_file_and_double_values_in_avro(tmp_path: Path) -> None:
         "key.converter": _LONG, "value.converter": _DOUBLE, "store.kafka.keys": "true",
         "format.class": "io.confluent.connect.s3.format.avro.AvroFormat", "flush.size": "2",
     }))  # fmt: skip
-    TopicPartitionWriter(ctx, "t", 0).write([_long_double(0, -2, 1234.31), _long_double(1, 7, -0.5)], 0)  # fmt: skip
+    records = [_long_double(0, -2, 1234.31), _long_double(1, 7, -0.5)]
+    TopicPartitionWriter(ctx, "t", 0).write(records, 0)
     out = tmp_path / "out/topics/t/partition=0"
     values = fastavro.reader(io.BytesIO((out / "t+0+0000000000.avro").read_bytes()))
     assert values.writer_schema == ["null", "double"]  # OPTIONAL_FLOAT64_SCHEMA
