@@ -265,8 +265,9 @@ ParquetFormat.write_payloads)."""
 
 def _eligible(config: SinkConfig) -> bool:
     """Values and Kafka timestamps alone decide the files: no transforms, no keys or headers
-    files, a built-in partitioner (no schema affix) and format, and a key converter that cannot
-    fail the batch (a registry one can, while it is down)."""
+    files, a built-in partitioner (no schema affix) and format, a key converter that cannot
+    fail the batch (a registry one can, while it is down) and a header converter that cannot
+    fail a record (Kafka's number and Boolean ones can: every record's headers are converted)."""
     partitioner = config.partitioner
     return (
         not config.transforms.chain()
@@ -276,6 +277,7 @@ def _eligible(config: SinkConfig) -> bool:
         and partitioner.schema_partition_affix_type == "NONE"
         and config.format.plugin is None
         and config.converters.key in ("json", "string", "bytearray")
+        and config.converters.header in ("simple", "string", "bytearray")
     )
 
 

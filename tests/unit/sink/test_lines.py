@@ -643,6 +643,9 @@ _PER_RECORD_ONLY = {
     "a Kafka number key converter": {
         "key.converter": "org.apache.kafka.connect.converters.LongConverter"
     },
+    "a Kafka number header converter": {
+        "header.converter": "org.apache.kafka.connect.converters.LongConverter"
+    },
 }
 
 
