@@ -16,9 +16,15 @@ from typing import Any
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.util.jackson import Float32
 
-__all__ = ["LONG_MAX", "LONG_MIN", "java_class", "schemaless_type"]
+__all__ = ["LONG_MAX", "LONG_MIN", "LinkedHashMap", "java_class", "schema_text", "schemaless_type"]
 
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
+
+
+class LinkedHashMap(dict[Any, Any]):
+    """A map Kafka holds in a ``java.util.LinkedHashMap`` (``Values.parseString``'s maps), as
+    its error messages name it."""
+
 
 _CLASS_BY_TYPE = {
     Type.INT8: "java.lang.Byte",
@@ -62,6 +68,8 @@ def java_class(value: Any, schema: ConnectSchema | None = None) -> str:
     """The Java class name Kafka would report for a value (``Class.getName``)."""
     if value is None:
         return "null"
+    if isinstance(value, LinkedHashMap):
+        return "java.util.LinkedHashMap"
     if schema is not None:
         if schema.name in (DATE, TIME, TIMESTAMP):
             return "java.util.Date"
@@ -76,3 +84,9 @@ def java_class(value: Any, schema: ConnectSchema | None = None) -> str:
     if kind is None:
         return type(value).__name__
     return _CLASS_BY_TYPE[kind]
+
+
+def schema_text(schema: ConnectSchema) -> str:
+    """``ConnectSchema.toString()``: ``Schema{name:TYPE}``, or ``Schema{TYPE}`` unnamed."""
+    kind = schema.type.name  # Schema.Type's Java name (FLOAT32, FLOAT64, ...)
+    return f"Schema{{{kind}}}" if schema.name is None else f"Schema{{{schema.name}:{kind}}}"

@@ -30,6 +30,7 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from s3connect.connect.java_types import schema_text
 from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Type
 from s3connect.errors import SchemaProjectionError
@@ -210,12 +211,6 @@ def _java_text(name: str | None) -> str:
     return "null" if name is None else name
 
 
-def _java_schema(schema: ConnectSchema) -> str:
-    """``ConnectSchema.toString()``: ``Schema{name:TYPE}``, or ``Schema{TYPE}`` unnamed."""
-    kind = schema.type.name  # Schema.Type's Java name (FLOAT32, FLOAT64, ...)
-    return f"Schema{{{kind}}}" if schema.name is None else f"Schema{{{schema.name}:{kind}}}"
-
-
 def _compile(source: ConnectSchema, target: ConnectSchema, path: str) -> _Convert:
     """``SchemaProjector.project`` for one pair of schemas, as a function of the value."""
     problem = _mismatch(source, target)
@@ -260,7 +255,7 @@ def _compile_struct(source: ConnectSchema, target: ConnectSchema, path: str) -> 
             plan.append((tf.name, None, tf.schema.default))
         else:
             reason = (
-                f"Required field `{tf.name}` is missing from source schema: {_java_schema(source)}"
+                f"Required field `{tf.name}` is missing from source schema: {schema_text(source)}"
             )
             plan.append((tf.name, _fail(path, reason), _MISSING))
 

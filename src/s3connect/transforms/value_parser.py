@@ -13,12 +13,12 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from s3connect.connect.java_types import LONG_MAX, LONG_MIN
+from s3connect.connect.java_types import LONG_MAX, LONG_MIN, LinkedHashMap
 from s3connect.connect.logical import EPOCH, EPOCH_DAY
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.transforms.base import DataError
 from s3connect.transforms.date_format import DAY_MS
-from s3connect.transforms.jvm import java_trim, parse_big_decimal, to_float32, wrap
+from s3connect.transforms.jvm import java_trim, parse_big_decimal, to_float32
 from s3connect.transforms.simple_date_format import SimpleDateFormat
 from s3connect.transforms.values import (
     ISO_DATE,
@@ -26,11 +26,13 @@ from s3connect.transforms.values import (
     ISO_TIMESTAMP,
     as_long,
     convert_number,
-    convert_to_string,
+    date_from_days,
     is_temporal,
+    time_from_millis,
+    timestamp_from_millis,
 )
 
-__all__ = ["SchemaAndValue", "parse_string"]
+__all__ = ["Parser", "SchemaAndValue", "parse_string"]
 
 SchemaAndValue = tuple[ConnectSchema | None, Any]
 
@@ -46,6 +48,7 @@ _TEMPORALS = {
     len(ISO_DATE): (_DATE, SimpleDateFormat(ISO_DATE)),
 }
 _DELIMITERS = frozenset(':,{}[]"')
+_BIGGER_THAN_LONG = Decimal("1e19")  # Kafka 4.x: beyond it a number is no integer type
 
 
 def parse_string(text: str | None) -> SchemaAndValue | None:
@@ -54,15 +57,16 @@ def parse_string(text: str | None) -> SchemaAndValue | None:
         return (None, None)
     if text == "":
         return (_STRING, text)
-    return _ValueParser(_Parser(text)).parse(embedded=False)
+    return _ValueParser(Parser(text)).parse(embedded=False)
 
 
 def _is_blank(text: str) -> bool:
     return java_trim(text) == ""
 
 
-class _Parser:
-    """Connect's tokenizer: delimiters ``:,{}[]"`` (unless escaped) are tokens of their own."""
+class Parser:
+    """``Values.Parser``, Connect's tokenizer: delimiters ``:,{}[]"`` (unless escaped) are
+    tokens of their own."""
 
     def __init__(self, original: str) -> None:
         self.original = original
@@ -70,16 +74,24 @@ class _Parser:
         self.next_token: str | None = None
         self.previous: str | None = None
 
+    def position(self) -> int:
+        """Where the characters not yet read start."""
+        return self.index
+
     def mark(self) -> int:
+        """Where the next token starts (for :meth:`rewind_to`)."""
         return self.index - (len(self.next_token) if self.next_token is not None else 0)
 
     def rewind_to(self, position: int) -> None:
+        """Read again from ``position``."""
         self.index, self.next_token, self.previous = position, None, None
 
     def has_next(self) -> bool:
+        """Whether a token is left."""
         return self.next_token is not None or self.index < len(self.original)
 
     def next(self) -> str:
+        """The next token."""
         if self.next_token is not None:
             self.previous, self.next_token = self.next_token, None
         else:
@@ -87,6 +99,7 @@ class _Parser:
         return self.previous
 
     def next_n(self, n: int) -> str | None:
+        """``next(int)``: the text of the next ``n`` tokens, or None (nothing read) if fewer."""
         start = self.mark()
         for _ in range(n):
             if not self.has_next():
@@ -111,14 +124,18 @@ class _Parser:
             self.index += 1
         return text[start : self.index]
 
-    def can_consume(self, expected: str) -> bool:
+    def can_consume(self, expected: str, ignore_whitespace: bool = True) -> bool:
+        """Consume the next token if it is ``expected`` (blank tokens and the spaces around it
+        skipped unless ``ignore_whitespace`` is false)."""
         if self.next_token is None:
             if not self.has_next():
                 return False
             self.next_token = self._consume()
-        while _is_blank(self.next_token) and self.index < len(self.original):
-            self.next_token = self._consume()
-        if java_trim(self.next_token) == expected:
+        if ignore_whitespace:
+            while _is_blank(self.next_token) and self.index < len(self.original):
+                self.next_token = self._consume()
+        token = java_trim(self.next_token) if ignore_whitespace else self.next_token
+        if token == expected:
             self.next_token = None
             return True
         return False
@@ -163,7 +180,7 @@ def _merge_schemas(previous: ConnectSchema, new: ConnectSchema) -> ConnectSchema
 
 
 class _ValueParser:
-    def __init__(self, parser: _Parser) -> None:
+    def __init__(self, parser: Parser) -> None:
         self.p = parser
 
     def _single_literal(self, embedded: bool, literal: str) -> bool:
@@ -229,7 +246,7 @@ class _ValueParser:
             if p.can_consume("]"):
                 if merger.common is not None:
                     schema = ConnectSchema(Type.ARRAY, value_schema=merger.common)
-                    return (schema, [_convert_to(merger.common, v) for v in result])
+                    return (schema, [_align(merger.common, v) for v in result])
                 return (ConnectSchema(Type.ARRAY), result)
             if p.can_consume(","):
                 raise DataError(f"Unable to parse an empty array element: {p.original}")
@@ -247,7 +264,7 @@ class _ValueParser:
 
     def _map(self) -> SchemaAndValue:
         p = self.p
-        result: dict[Any, Any] = {}
+        result: dict[Any, Any] = LinkedHashMap()
         keys, values = _SchemaMerger(), _SchemaMerger()
         while p.has_next():
             if p.can_consume("}"):
@@ -279,11 +296,19 @@ class _ValueParser:
         return _parse_temporal(token)
 
 
+class _KeyMap(LinkedHashMap):
+    """A map parsed as a map key: Java's maps may be keys of a map, Python's dicts may not."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+
 def _hashable(key: Any) -> Any:
+    """A parsed map key as a dict key: a list becomes a tuple, a map a hashable map."""
     if isinstance(key, list):
         return tuple(_hashable(k) for k in key)
     if isinstance(key, dict):
-        return tuple((_hashable(k), _hashable(v)) for k, v in key.items())
+        return _KeyMap((_hashable(k), _hashable(v)) for k, v in key.items())
     return key
 
 
@@ -292,14 +317,35 @@ def _map_result(
 ) -> SchemaAndValue:
     if key_schema is not None and value_schema is not None:
         schema = ConnectSchema(Type.MAP, key_schema=key_schema, value_schema=value_schema)
-        aligned = {
-            _convert_to(key_schema, k): _convert_to(value_schema, v) for k, v in result.items()
-        }
-        return (schema, aligned)
+        aligned = ((_align(key_schema, k), _align(value_schema, v)) for k, v in result.items())
+        return (schema, LinkedHashMap(aligned))
     if key_schema is not None:
         schema = ConnectSchema(Type.MAP, key_schema=key_schema)
-        return (schema, {_convert_to(key_schema, k): v for k, v in result.items()})
+        return (schema, LinkedHashMap((_align(key_schema, k), v) for k, v in result.items()))
     return (ConnectSchema(Type.MAP), result)
+
+
+_FROM_NUMBER = {DATE: date_from_days, TIME: time_from_millis, TIMESTAMP: timestamp_from_millis}
+
+
+def _align(schema: ConnectSchema, value: Any) -> Any:
+    """``Values.convertTo(schema, null, value)`` of a parsed value to the common schema of its
+    list or map (``alignListEntriesWithSchema``): the schemas merge only numbers, so a value is
+    widened to its number type (a number next to a date is read as its days, next to a time or
+    timestamp as its milliseconds), or kept.
+
+    Raises:
+        DataError: a null to a required schema (the list or map is then read as text).
+    """
+    if value is None:
+        if schema.optional:
+            return None
+        raise DataError("Unable to convert a null value to a schema that requires a value")
+    if schema.name in _FROM_NUMBER:
+        return value if is_temporal(value) else _FROM_NUMBER[schema.name](as_long(value))
+    if schema.name is None and schema.type in _WIDER:
+        return convert_number(value, schema.type)
+    return value
 
 
 def _parse_number(token: str) -> SchemaAndValue | None:
@@ -311,7 +357,7 @@ def _parse_number(token: str) -> SchemaAndValue | None:
     exponent = decimal.as_tuple().exponent
     assert isinstance(exponent, int)
     scale = -exponent
-    if decimal == decimal.to_integral_value():
+    if abs(decimal) <= _BIGGER_THAN_LONG and decimal == decimal.to_integral_value():
         integral = int(decimal)
         if LONG_MIN <= integral <= LONG_MAX:
             for kind, bits in ((Type.INT8, 8), (Type.INT16, 16), (Type.INT32, 32)):
@@ -347,66 +393,3 @@ def _parse_temporal(token: str) -> SchemaAndValue | None:
         return (schema, EPOCH + timedelta(milliseconds=millis))
     except OverflowError:
         return None
-
-
-def _convert_to(schema: ConnectSchema, value: Any) -> Any:
-    """``Values.convertTo(schema, null, value)`` for the types a parse yields (list alignment).
-
-    Raises:
-        DataError: the value does not convert (the list or map is then read as text).
-    """
-    if value is None:
-        if schema.optional:
-            return None
-        raise DataError("Unable to convert a null value to a schema that requires a value")
-    kind = schema.type
-    if kind is Type.STRING:
-        return convert_to_string(None, value)
-    if kind is Type.BOOLEAN:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str):
-            parsed = parse_string(value)
-            if parsed is not None and isinstance(parsed[1], bool):
-                return parsed[1]
-        return as_long(value) != 0
-    if schema.name in (DATE, TIME, TIMESTAMP):
-        return _convert_to_temporal(schema, value)
-    if kind in (Type.INT8, Type.INT16, Type.INT32, Type.INT64, Type.FLOAT32, Type.FLOAT64):
-        return convert_number(value, kind)
-    if kind is Type.BYTES and schema.name == DECIMAL:
-        if isinstance(value, Decimal):
-            return value
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return Decimal(repr(float(value)))
-        if isinstance(value, str):
-            return parse_big_decimal(value)
-    if kind is Type.ARRAY and isinstance(value, list):
-        return value
-    if kind is Type.MAP and isinstance(value, dict):
-        return value
-    raise DataError(f"Unable to convert {value} to {kind.name}")
-
-
-def _convert_to_temporal(schema: ConnectSchema, value: Any) -> Any:
-    if isinstance(value, str):
-        parsed = parse_string(value)
-        value = parsed[1] if parsed is not None else None
-    if is_temporal(value):
-        return value
-    number = as_long(value)
-    try:
-        if schema.name == DATE:
-            return EPOCH_DAY + timedelta(days=wrap(number, 32))
-        if schema.name == TIME:
-            number = wrap(number, 32)
-            if not 0 <= number <= DAY_MS:
-                raise DataError(
-                    "Time values must use number of milliseconds greater than 0 and less "
-                    "than 86400000"
-                )
-            moment = EPOCH + timedelta(milliseconds=number)
-            return moment.time() if number < DAY_MS else moment
-        return EPOCH + timedelta(milliseconds=number)
-    except OverflowError:
-        raise DataError(f"{number} is out of the range of a {schema.name}") from None

@@ -1,20 +1,28 @@
 """Connect's ``org.apache.kafka.connect.data.Values``: values as header text and back to numbers.
 
 ``convert_to_string`` is what ``SimpleHeaderConverter`` writes for a header value (the UTF-8 of
-it), and what ``Cast`` makes of a date; the ``convert_to_*`` number functions are ``Values``'
-lenient conversions (``MaskField`` replacements, ``Values.parseString``'s list alignment).
+it), and what ``Cast`` makes of a date; :func:`convert_number` is ``Values``' lenient number
+conversion (``MaskField`` replacements, ``Values.parseString``'s list alignment);
+:func:`infer_schema` is ``Values.inferSchema``. The conversions that parse text are in
+:mod:`s3connect.transforms.value_convert`.
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from s3connect.connect.java_types import java_class
-from s3connect.connect.logical import date_to_days, time_to_millis, timestamp_to_millis
+from s3connect.connect.java_types import java_class, schema_text, schemaless_type
+from s3connect.connect.logical import (
+    EPOCH,
+    EPOCH_DAY,
+    date_to_days,
+    time_to_millis,
+    timestamp_to_millis,
+)
 from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.transforms.base import DataError
 from s3connect.transforms.date_format import DAY_MS, compile_pattern, format_millis
@@ -25,7 +33,9 @@ from s3connect.transforms.jvm import (
     narrow,
     parse_big_decimal,
     to_float32,
+    wrap,
 )
+from s3connect.util.jackson import Float32
 
 __all__ = [
     "ISO_DATE",
@@ -36,14 +46,21 @@ __all__ = [
     "convert_number",
     "convert_to_string",
     "date_format_for",
+    "date_from_days",
+    "escape",
+    "infer_schema",
     "is_temporal",
+    "java_text",
     "temporal_millis",
+    "time_from_millis",
+    "timestamp_from_millis",
 ]
 
 ISO_DATE = "yyyy-MM-dd"
 ISO_TIME = "HH:mm:ss.SSS'Z'"
 ISO_TIMESTAMP = ISO_DATE + "'T'" + ISO_TIME
 _TOKENS = {p: compile_pattern(p) for p in (ISO_DATE, ISO_TIME, ISO_TIMESTAMP)}
+_DATE_TO_STRING = compile_pattern("EEE MMM dd HH:mm:ss zzz yyyy")
 
 
 def is_temporal(value: Any) -> bool:
@@ -58,6 +75,46 @@ def temporal_millis(value: datetime | date | time) -> int:
     if isinstance(value, date):
         return date_to_days(value) * DAY_MS
     return time_to_millis(value)
+
+
+def date_from_days(days: int) -> date:
+    """``Date.toLogical`` of ``(int) days``.
+
+    Raises:
+        DataError: a day out of Python's years 1 to 9999.
+    """
+    try:
+        return EPOCH_DAY + timedelta(days=wrap(days, 32))
+    except OverflowError:
+        raise DataError(f"{days} is out of the range of a {DATE}") from None
+
+
+def timestamp_from_millis(millis: int) -> datetime:
+    """``Timestamp.toLogical``: the UTC datetime of epoch milliseconds.
+
+    Raises:
+        DataError: a moment out of Python's years 1 to 9999.
+    """
+    try:
+        return EPOCH + timedelta(milliseconds=millis)
+    except OverflowError:
+        raise DataError(f"{millis} is out of the range of a {TIMESTAMP}") from None
+
+
+def time_from_millis(millis: int) -> time | datetime:
+    """``Time.toLogical`` of ``(int) millis``: 0 to 86400000 ms (the last, 24:00, is a
+    datetime here, as Python's times end before it).
+
+    Raises:
+        DataError: Kafka's message for milliseconds out of that range.
+    """
+    millis = wrap(millis, 32)
+    if not 0 <= millis <= DAY_MS:
+        raise DataError(
+            "Time values must use number of milliseconds greater than 0 and less than 86400000"
+        )
+    moment = timestamp_from_millis(millis)
+    return moment.time() if millis < DAY_MS else moment
 
 
 def date_format_for(millis: int) -> str:
@@ -85,6 +142,30 @@ def convert_to_string(schema: ConnectSchema | None, value: Any) -> str | None:
     return "".join(out)
 
 
+def escape(value: str) -> str:
+    """``Values.escape``: backslashes doubled, then double quotes escaped."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def java_text(value: Any) -> str:
+    """A value's ``toString()`` in Kafka's error messages (``1.0E-5``, ``[1, 2]``, ``{a=1}``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return double_text(value, isinstance(value, Float32))
+    if isinstance(value, Decimal):
+        return decimal_text(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(java_text(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{java_text(k)}={java_text(v)}" for k, v in value.items()) + "}"
+    if is_temporal(value):
+        return format_millis(temporal_millis(value), _DATE_TO_STRING)  # java.util.Date's
+    return str(value)
+
+
 def _append(out: list[str], schema: ConnectSchema | None, value: Any, embedded: bool) -> None:
     if value is None:
         out.append("null")
@@ -98,8 +179,7 @@ def _append(out: list[str], schema: ConnectSchema | None, value: Any, embedded: 
         out.append(decimal_text(value))
     elif isinstance(value, str):
         if embedded:
-            escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-            out.append(f'"{escaped}"')
+            out.append(f'"{escape(value)}"')
         else:
             out.append(value)
     elif isinstance(value, bytes | bytearray | memoryview):
@@ -163,8 +243,8 @@ def as_long(value: Any, schema: ConnectSchema | None = None) -> int:
             return temporal_millis(value) // DAY_MS
         if schema.name in (TIME, TIMESTAMP):
             return temporal_millis(value)
-    target = f"{schema.type.name}" if schema is not None else "a number"
-    raise DataError(f"Unable to convert {value} (class {java_class(value)}) to {target}")
+    target = schema_text(schema) if schema is not None else "a number"
+    raise DataError(f"Unable to convert {java_text(value)} (class {java_class(value)}) to {target}")
 
 
 def as_double(value: Any, schema: ConnectSchema | None = None) -> float:
@@ -173,21 +253,62 @@ def as_double(value: Any, schema: ConnectSchema | None = None) -> float:
         return float(value)
     if isinstance(value, str):
         try:
-            return float(parse_big_decimal(value))
+            number = parse_big_decimal(value)
         except ValueError:
             pass
+        else:  # a BigDecimal zero has no sign
+            return 0.0 if number.is_zero() else float(number)
     return float(as_long(value, schema))
 
 
-def convert_number(value: Any, target: Type) -> int | float:
-    """``Values.convertToByte`` ... ``convertToDouble`` (no schema): ``target`` an integer or
-    floating-point type.
+def convert_number(value: Any, target: Type, schema: ConnectSchema | None = None) -> int | float:
+    """``Values.convertToByte`` ... ``convertToDouble``: ``target`` an integer or floating-point
+    type; ``schema``, the value's own, lets a date, time or timestamp convert.
 
     Raises:
         DataError: the value is not a number.
     """
     if target is Type.FLOAT32:
-        return to_float32(as_double(value))
+        return to_float32(as_double(value, schema))
     if target is Type.FLOAT64:
-        return as_double(value)
-    return narrow(as_long(value), target)
+        return as_double(value, schema)
+    return narrow(as_long(value, schema), target)
+
+
+def infer_schema(value: Any) -> ConnectSchema | None:
+    """``Values.inferSchema``: a value's schema as Kafka infers it from its Java class (a Python
+    int is a ``Long``, a float a ``Double`` unless it is a :class:`Float32`); None for null, an
+    empty or mixed list or map, and other values. A struct's dict is read as a map."""
+    if isinstance(value, Float32):
+        return ConnectSchema(Type.FLOAT32)
+    if isinstance(value, list | tuple | Mapping):
+        return _infer_container(value)
+    kind = schemaless_type(value)
+    return None if kind is None else ConnectSchema(kind)
+
+
+def _infer_container(value: Any) -> ConnectSchema | None:
+    if not value:
+        return None
+    if not isinstance(value, Mapping):
+        items = _detect(value)
+        return None if items is None else ConnectSchema(Type.ARRAY, value_schema=items)
+    keys, items = _detect(value.keys()), _detect(value.values())
+    if keys is None or items is None:
+        return None
+    return ConnectSchema(Type.MAP, key_schema=keys, value_schema=items)
+
+
+def _detect(values: Any) -> ConnectSchema | None:
+    """``Values.SchemaDetector``: the one type of the values (optional if one is null)."""
+    known: Type | None = None
+    optional = False
+    for item in values:
+        if item is None:
+            optional = True
+            continue
+        schema = infer_schema(item)
+        if schema is None or (known is not None and schema.type is not known):
+            return None
+        known = schema.type
+    return None if known is None else ConnectSchema(known, optional=optional)
