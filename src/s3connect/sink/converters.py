@@ -12,8 +12,7 @@ from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
 from s3connect.convert.number import NUMBER_TYPES, BooleanConverter, NumberConverter
 from s3connect.convert.registry.client import Registry, RegistrySettings, RetryPolicy
-from s3connect.transforms.base import DataError
-from s3connect.transforms.value_parser import parse_string
+from s3connect.transforms.header_converter import to_connect_header
 from s3connect.transforms.values import convert_to_string
 
 __all__ = [
@@ -60,20 +59,12 @@ def shared_registry(
 @lru_cache(maxsize=4096)
 def header_text(data: bytes | None) -> bytes | None:
     """A Kafka header's value as the headers file writes it: Kafka Connect's default
-    ``SimpleHeaderConverter.toConnectHeader`` (UTF-8, malformed bytes replaced; an empty text
-    stays a string; else ``Values.parseString``), then Confluent's ``HeaderRecordView``
-    (``Values.convertToString``): ``1.50`` is written ``1.5``, ``[1, 2]`` ``[1,2]``; None for a
-    null value (the text ``null`` included), which the headers file refuses."""
-    if data is None:
-        return None
-    text = bytes(data).decode("utf-8", "replace")
-    if not text:
-        return b""
-    try:
-        parsed = parse_string(text)
-        converted = None if parsed is None else convert_to_string(*parsed)
-    except (DataError, RecursionError, ValueError):  # the converter's fallback: the raw value
-        return text.encode("utf-8")
+    ``SimpleHeaderConverter.toConnectHeader`` (UTF-8, malformed bytes replaced, then
+    ``Values.parseString``), then Confluent's ``HeaderRecordView`` (``Values.convertToString``):
+    ``1.50`` is written ``1.5``, ``[1, 2]`` ``[1,2]``; None for a null value (the text ``null``
+    included), which the headers file refuses."""
+    parsed = to_connect_header(data)
+    converted = None if parsed is None else convert_to_string(*parsed)
     return None if converted is None else converted.encode("utf-8")
 
 

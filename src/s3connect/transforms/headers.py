@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from s3connect.connect.java_types import schema_text
 from s3connect.connect.records import Header, SinkRecord
 from s3connect.connect.schema import ConnectSchema, Field
 from s3connect.transforms.base import (
@@ -25,6 +26,7 @@ from s3connect.transforms.base import (
     with_key,
     with_value,
 )
+from s3connect.transforms.header_converter import from_connect_header
 from s3connect.transforms.settings import REQUIRED, Settings
 from s3connect.transforms.structs import (
     SchemaCache,
@@ -35,7 +37,6 @@ from s3connect.transforms.structs import (
     struct_schema,
 )
 from s3connect.transforms.value_parser import parse_string
-from s3connect.transforms.values import convert_to_string
 
 __all__ = ["DropHeaders", "HeaderFrom", "InsertHeader", "header_bytes"]
 
@@ -49,11 +50,10 @@ def header_bytes(schema: ConnectSchema | None, value: Any) -> bytes | None:
     if value is None:
         if schema is not None and not schema.optional:
             raise DataError(
-                f"A null value requires an optional schema but was Schema{{{schema.type.name}}}"
+                f"A null value requires an optional schema but was {schema_text(schema)}"
             )
         return None
-    text = convert_to_string(schema, value)
-    return None if text is None else text.encode("utf-8", errors="replace")
+    return from_connect_header(schema, value)
 
 
 @dataclass(eq=False)

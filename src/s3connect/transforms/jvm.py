@@ -75,6 +75,10 @@ def long_value(value: int | float | Decimal) -> int:
     """``Number.longValue()`` of an integer, a double or a ``BigDecimal``."""
     if isinstance(value, float):
         return _double_to_integer(value, 64)
+    if isinstance(value, Decimal) and value.is_finite():
+        exponent = value.as_tuple().exponent
+        if isinstance(exponent, int) and exponent >= 64:
+            return 0  # a multiple of 10**64 is one of 2**64: no low bits (and no huge int)
     return wrap(int(value), 64)
 
 

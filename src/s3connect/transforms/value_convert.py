@@ -41,6 +41,7 @@ __all__ = [
     "convert_to_decimal",
     "convert_to_list",
     "convert_to_map",
+    "convert_to_number",
     "convert_to_struct",
     "convert_to_time",
     "convert_to_timestamp",
@@ -96,6 +97,15 @@ def convert_to(to: ConnectSchema, source: ConnectSchema | None, value: Any) -> A
     if kind is Type.MAP:
         return _to_map(to, value)
     return _to_struct(to, value)
+
+
+def convert_to_number(schema: ConnectSchema | None, value: Any, target: Type) -> int | float | None:
+    """``Values.convertToByte`` ... ``convertToDouble`` (``target``): null stays null.
+
+    Raises:
+        DataError: the value is no number (nor, with its schema, a date, time or timestamp).
+    """
+    return None if value is None else convert_number(value, target, schema)
 
 
 def convert_to_boolean(schema: ConnectSchema | None, value: Any) -> bool | None:

@@ -357,7 +357,7 @@ def _parse_number(token: str) -> SchemaAndValue | None:
     exponent = decimal.as_tuple().exponent
     assert isinstance(exponent, int)
     scale = -exponent
-    if abs(decimal) <= _BIGGER_THAN_LONG and decimal == decimal.to_integral_value():
+    if decimal.copy_abs() <= _BIGGER_THAN_LONG and decimal == decimal.to_integral_value():
         integral = int(decimal)
         if LONG_MIN <= integral <= LONG_MAX:
             for kind, bits in ((Type.INT8, 8), (Type.INT16, 16), (Type.INT32, 32)):

@@ -174,7 +174,8 @@ def _append(out: list[str], schema: ConnectSchema | None, value: Any, embedded: 
     elif isinstance(value, int):
         out.append(str(value))
     elif isinstance(value, float):
-        out.append(double_text(value, schema is not None and schema.type is Type.FLOAT32))
+        single = isinstance(value, Float32) or (schema is not None and schema.type is Type.FLOAT32)
+        out.append(double_text(value, single))
     elif isinstance(value, Decimal):
         out.append(decimal_text(value))
     elif isinstance(value, str):
