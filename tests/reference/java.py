@@ -1,6 +1,6 @@
 """Kafka Connect's own Java code run beside ours: ``JsonFormatReference.java``,
-``TransformReference.java`` and ``JodaReference.java`` compiled once per build folder against
-``.deps/connect-libs`` (``make install``) and fed values on stdin."""
+``TransformReference.java``, ``JodaReference.java`` and ``ValuesReference.java`` compiled once
+per build folder against ``.deps/connect-libs`` (``make install``) and fed values on stdin."""
 
 from __future__ import annotations
 
@@ -16,7 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]
 LIBS = ROOT / ".deps" / "connect-libs"
 SOURCES = [
     Path(__file__).with_name(n)
-    for n in ("JsonFormatReference.java", "TransformReference.java", "JodaReference.java")
+    for n in (
+        "JsonFormatReference.java",
+        "TransformReference.java",
+        "JodaReference.java",
+        "ValuesReference.java",
+    )
 ]
 
 
@@ -94,5 +99,18 @@ def joda_results(cases: Sequence[Sequence[str | int]], build: Path) -> list[tupl
     for answer in done.stdout.splitlines():
         status, _, rest = answer.partition(" ")
         out.append((True, base64.b64decode(rest).decode()) if status == "OK" else (False, rest))
+    assert len(out) == len(cases), done.stderr[-2000:]
+    return out
+
+
+def values_results(cases: Sequence[tuple[str, str]], build: Path) -> list[str]:
+    """For each (op, text), Kafka's ``Values`` answer as ``ValuesReference`` writes it: ``OK
+    <result>`` or ``ERR <exception class>: <message>`` (line breaks written ``\\n``)."""
+    stdin = "".join(f"{op} {base64.b64encode(text.encode()).decode()}\n" for op, text in cases)
+    done = subprocess.run(
+        ["java", "-cp", _classes(build), "ValuesReference"],
+        input=stdin, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    out = done.stdout.splitlines()
     assert len(out) == len(cases), done.stderr[-2000:]
     return out
