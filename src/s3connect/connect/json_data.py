@@ -14,6 +14,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
+from s3connect.connect.java_types import java_class, schemaless_type
 from s3connect.connect.logical import (
     EPOCH,
     EPOCH_DAY,
@@ -65,19 +66,19 @@ def json_type_name(node: Any) -> str:
 
 
 def parse_json_schema(node: Any) -> ConnectSchema | None:
-    """Parse a Connect JSON schema (the envelope's ``schema``), as JsonConverter.asConnectSchema.
+    """Parse a Connect JSON schema (the envelope's ``schema``), as JsonConverter.asConnectSchema:
+    ``optional`` only when it is ``true``, a ``version`` or ``name`` or ``doc`` of another JSON
+    type ignored, a ``default`` (even ``null``) read as a value of the schema.
 
     Args:
         node: the decoded JSON schema object, or None (schemaless).
 
     Raises:
-        ValueError: the schema is malformed.
+        ValueError: the schema is malformed (Kafka's messages).
     """
     if node is None:
         return None
-    if not isinstance(node, dict):
-        raise ValueError("Schema must be a JSON object")
-    type_name = node.get("type")
+    type_name = node.get("type") if isinstance(node, dict) else None
     if not isinstance(type_name, str):
         raise ValueError("Schema must contain 'type' field")
     try:
@@ -87,63 +88,127 @@ def parse_json_schema(node: Any) -> ConnectSchema | None:
     fields: tuple[Field, ...] = ()
     key_schema = value_schema = None
     if schema_type is Type.ARRAY:
-        if "items" not in node or node["items"] is None:
+        if node.get("items") is None:
             raise ValueError("Array schema did not specify the element type")
         value_schema = parse_json_schema(node["items"])
     elif schema_type is Type.MAP:
-        if node.get("keys") is None:
+        if "keys" not in node:
             raise ValueError("Map schema did not specify the key type")
-        if node.get("values") is None:
+        if "values" not in node:
             raise ValueError("Map schema did not specify the value type")
         key_schema = parse_json_schema(node["keys"])
         value_schema = parse_json_schema(node["values"])
+        if key_schema is None or value_schema is None:
+            side = "keySchema" if key_schema is None else "valueSchema"
+            raise ValueError(f"{side} cannot be null.")
     elif schema_type is Type.STRUCT:
-        raw_fields = node.get("fields")
-        if not isinstance(raw_fields, list):
-            raise ValueError('Struct schema\'s "fields" argument is not an array.')
-        parsed = []
-        for raw in raw_fields:
-            name = raw.get("field") if isinstance(raw, dict) else None
-            if not isinstance(name, str):
-                raise ValueError("Struct schema's field name not specified properly")
-            field_schema = parse_json_schema(raw)
-            assert field_schema is not None
-            parsed.append(Field(name, field_schema))
-        fields = tuple(parsed)
-    optional = node.get("optional", False)
-    if not isinstance(optional, bool):
-        raise ValueError("Schema 'optional' must be a boolean")
-    name = node.get("name")
-    version = node.get("version")
-    doc = node.get("doc")
-    params = node.get("parameters", {}) or {}
-    if not isinstance(params, dict):
-        raise ValueError("Schema parameters must be a JSON object")
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise ValueError("Schema version must be an integer")
+        fields = _struct_fields(node.get("fields"))
+    name, version, doc = node.get("name"), node.get("version"), node.get("doc")
     schema = ConnectSchema(
         type=schema_type,
-        optional=optional,
+        optional=node.get("optional") is True,
         name=name if isinstance(name, str) else None,
-        version=version,
+        version=_wrap(version, 32) if _is_integral(version) else None,
         doc=doc if isinstance(doc, str) else None,
-        parameters={str(k): str(v) for k, v in params.items()},
+        parameters=_parameters(node.get("parameters")),
         fields=fields,
         key_schema=key_schema,
         value_schema=value_schema,
     )
-    if node.get("default") is not None:
+    if "default" in node:
         default = json_to_connect(schema, node["default"], replace_null_with_default=False)
-        schema = dataclasses.replace(schema, default=default)
+        if default is not None:
+            schema = dataclasses.replace(schema, default=default)
     return schema
 
 
-def expect_json(ok: bool, schema: ConnectSchema, node: Any) -> None:
-    if not ok:
-        label = schema.name or schema.type.name
-        raise ValueError(
-            f"Invalid JSON {json_type_name(node)} for Connect {label} schema: {node!r}"
-        )
+def _struct_fields(raw_fields: Any) -> tuple[Field, ...]:
+    """A struct schema's ``fields`` (``SchemaBuilder.field`` refuses a name twice)."""
+    if not isinstance(raw_fields, list):
+        raise ValueError('Struct schema\'s "fields" argument is not an array.')
+    parsed: dict[str, Field] = {}
+    for raw in raw_fields:
+        name = raw.get("field") if isinstance(raw, dict) else None
+        if not isinstance(name, str):
+            raise ValueError("Struct schema's field name not specified properly")
+        if name in parsed:
+            raise ValueError(f"Cannot create field because of field name duplication {name}")
+        field_schema = parse_json_schema(raw)
+        assert field_schema is not None
+        parsed[name] = Field(name, field_schema)
+    return tuple(parsed.values())
+
+
+def _parameters(node: Any) -> dict[str, str]:
+    """A schema's ``parameters``: an object of strings (anything else but an object ignored)."""
+    if not isinstance(node, dict):
+        return {}
+    if not all(isinstance(v, str) for v in node.values()):
+        raise ValueError("Schema parameters must have string values.")
+    return dict(node)
+
+
+def _is_integral(node: Any) -> bool:
+    """``JsonNode.isIntegralNumber``."""
+    return node.__class__ is int
+
+
+def _wrap(number: int, bits: int) -> int:
+    """Java's narrowing of an integer to ``bits`` bits (two's complement)."""
+    half = 1 << (bits - 1)
+    return ((number + half) & ((half << 1) - 1)) - half
+
+
+def _long_value(node: Any) -> int:
+    """``JsonNode.longValue`` (before Java narrows it): a number without its fraction, any
+    other node 0."""
+    if node.__class__ is int:
+        return node
+    return int(node) if node.__class__ is Decimal else 0
+
+
+def _double_value(node: Any) -> float:
+    """``JsonNode.doubleValue``: a number as a double, any other node 0.0."""
+    if node.__class__ is int or node.__class__ is Decimal:
+        return java_double(node)
+    return 0.0
+
+
+def _int_converter(bits: int) -> Callable[[Any], Any]:
+    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+    def convert(node: Any) -> int:
+        if node.__class__ is int and low <= node <= high:
+            return node
+        return _wrap(_long_value(node), bits)
+
+    return convert
+
+
+def _bytes_value(node: Any) -> bytes | None:
+    """``JsonNode.binaryValue``: text as Base64, any other node null."""
+    if not isinstance(node, str):
+        return None
+    try:
+        return base64.b64decode(node, validate=True)
+    except ValueError as e:
+        raise ValueError("Invalid bytes field") from e
+
+
+PRIMITIVE_TO_CONNECT: dict[Type, Callable[[Any], Any]] = {
+    Type.INT8: _int_converter(8),
+    Type.INT16: _int_converter(16),
+    Type.INT32: _int_converter(32),
+    Type.INT64: _int_converter(64),
+    Type.FLOAT32: _double_value,
+    Type.FLOAT64: _double_value,
+    Type.BOOLEAN: lambda node: node if node.__class__ is bool else False,
+    Type.STRING: lambda node: node if isinstance(node, str) else None,
+    Type.BYTES: _bytes_value,
+}
+"""JsonConverter's conversion of a non-null JSON node for each primitive type: Jackson's
+``intValue()``, ``textValue()``... which give 0, false or null for a node of another JSON type
+(``"abc"`` for an int32 is 0), drop a number's fraction and narrow it as Java casts do."""
 
 
 def json_to_connect(
@@ -153,80 +218,164 @@ def json_to_connect(
     if schema is None:
         return schemaless_to_connect(node)
     if node is None:
-        if replace_null_with_default and schema.default is not None:
-            return schema.default
-        if schema.optional:
-            return None
-        raise ValueError(f"Invalid null value for required {schema.type.name} field")
-    name = schema.name
-    if name == DECIMAL:
-        scale = decimal_scale(schema)
-        if isinstance(node, str):
-            try:
-                raw = base64.b64decode(node, validate=True)
-            except ValueError as e:
-                raise ValueError(f"Invalid base64 for Decimal: {node!r}") from e
-            return bytes_to_decimal(raw, scale)
-        expect_json(isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node)
-        return Decimal(decimal_unscaled(schema, Decimal(node))).scaleb(-scale)
-    if name in (DATE, TIME, TIMESTAMP):
-        expect_json(isinstance(node, int) and not isinstance(node, bool), schema, node)
-        if name == DATE:
-            return EPOCH_DAY + timedelta(days=node)
-        if name == TIME:
-            if not 0 <= node < MS_PER_DAY:
-                raise ValueError(f"Time value {node} is outside 0..86399999 milliseconds")
-            return (datetime.min + timedelta(milliseconds=node)).time()
-        return EPOCH + timedelta(milliseconds=node)
-    return _typed(schema, node, replace_null_with_default)
-
-
-def _typed(schema: ConnectSchema, node: Any, replace: bool) -> Any:
+        return null_to_connect(schema, replace_null_with_default)
+    if schema.name in LOGICAL_TO_CONNECT:
+        return LOGICAL_TO_CONNECT[schema.name](schema, node)
     t = schema.type
-    if t in INT_RANGES:
-        expect_json(isinstance(node, int) and not isinstance(node, bool), schema, node)
-        low, high = INT_RANGES[t]
-        if not low <= node <= high:
-            raise ValueError(f"Value {node} out of range for {t.name}")
-        return node
-    if t in (Type.FLOAT32, Type.FLOAT64):
-        expect_json(isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node)
-        return java_double(node)
-    if t is Type.BOOLEAN:
-        expect_json(isinstance(node, bool), schema, node)
-        return node
-    if t is Type.STRING:
-        expect_json(isinstance(node, str), schema, node)
-        return node
-    if t is Type.BYTES:
-        expect_json(isinstance(node, str), schema, node)
+    if t in PRIMITIVE_TO_CONNECT:
+        return PRIMITIVE_TO_CONNECT[t](node)
+    return _container(schema, node, replace_null_with_default)
+
+
+def null_to_connect(schema: ConnectSchema, replace: bool) -> Any:
+    """A JSON null for ``schema``: its default (with ``replace``), else null if optional."""
+    if replace and schema.default is not None:
+        return schema.default
+    if schema.optional:
+        return None
+    raise ValueError(f"Invalid null value for required {schema.type.name} field")
+
+
+def _decimal_to_connect(schema: ConnectSchema, node: Any) -> Decimal:
+    """A Decimal as JsonConverter reads it: a number as it is (its own scale), text as the
+    Base64 of the unscaled bytes."""
+    if node.__class__ is int or node.__class__ is Decimal:
+        return Decimal(node)
+    if isinstance(node, str):
         try:
-            return base64.b64decode(node, validate=True)
+            raw = base64.b64decode(node, validate=True)
         except ValueError as e:
-            raise ValueError(f"Invalid base64 for BYTES: {node!r}") from e
+            raise ValueError("Invalid bytes for Decimal field") from e
+        if not raw:  # new BigInteger(new byte[0]): "Zero length BigInteger"
+            raise ValueError("Invalid bytes for Decimal field")
+        return bytes_to_decimal(raw, decimal_scale(schema))
+    raise ValueError(
+        "Invalid type for Decimal, underlying representation should be numeric or bytes but "
+        f"was {json_type_name(node)}"
+    )
+
+
+def _is_int(node: Any) -> bool:
+    """``JsonNode.isInt``: an integer Jackson reads as an ``int``."""
+    return node.__class__ is int and _INT_MIN <= node <= _INT_MAX
+
+
+def _date_to_connect(schema: ConnectSchema, node: Any) -> date:
+    if not _is_int(node):
+        raise ValueError(
+            "Invalid type for Date, underlying representation should be integer but was "
+            f"{json_type_name(node)}"
+        )
+    return EPOCH_DAY + timedelta(days=node)
+
+
+def _time_to_connect(schema: ConnectSchema, node: Any) -> time:
+    if not _is_int(node):
+        raise ValueError(
+            "Invalid type for Time, underlying representation should be integer but was "
+            f"{json_type_name(node)}"
+        )
+    if not 0 <= node < MS_PER_DAY:
+        raise ValueError(
+            "Time values must use number of milliseconds greater than 0 and less than 86400000"
+        )
+    return (datetime.min + timedelta(milliseconds=node)).time()
+
+
+def _timestamp_to_connect(schema: ConnectSchema, node: Any) -> datetime:
+    if not _is_integral(node):
+        raise ValueError(
+            "Invalid type for Timestamp, underlying representation should be integral but was "
+            f"{json_type_name(node)}"
+        )
+    return EPOCH + timedelta(milliseconds=_wrap(node, 64))
+
+
+LOGICAL_TO_CONNECT: dict[str | None, Callable[[ConnectSchema, Any], Any]] = {
+    DECIMAL: _decimal_to_connect,
+    DATE: _date_to_connect,
+    TIME: _time_to_connect,
+    TIMESTAMP: _timestamp_to_connect,
+}
+"""JsonConverter's logical type converters (``toConnect``) of a non-null JSON node."""
+
+
+def json_items(node: Any) -> list[Any]:
+    """What iterating a JSON node gives (an array's elements, an object's values, else none):
+    JsonConverter's array of a node of another type."""
+    if node.__class__ is list:
+        return node
+    return list(node.values()) if isinstance(node, dict) else []
+
+
+def _container(schema: ConnectSchema, node: Any, replace: bool) -> Any:
+    t = schema.type
     if t is Type.ARRAY:
-        expect_json(isinstance(node, list), schema, node)
-        return [json_to_connect(schema.value_schema, item, replace) for item in node]
+        return [json_to_connect(schema.value_schema, item, replace) for item in json_items(node)]
     if t is Type.MAP:
         key_schema, value_schema = schema.key_schema, schema.value_schema
         if key_schema is not None and key_schema.type is Type.STRING:
-            expect_json(isinstance(node, dict), schema, node)
+            expect_object(node, "Maps with string fields should be encoded as JSON objects")
             entries = {k: json_to_connect(value_schema, v, replace) for k, v in node.items()}
             return as_hashmap(entries)
-        expect_json(isinstance(node, list), schema, node)
         result: dict[Any, Any] = {}
-        for entry in node:
-            if not isinstance(entry, list) or len(entry) != 2:
-                raise ValueError(f"Found invalid map entry instead of array tuple: {entry!r}")
+        for entry in map_entries(node):
             key = json_to_connect(key_schema, entry[0], replace)
             result[key] = json_to_connect(value_schema, entry[1], replace)
         return keyed_hashmap(result, key_schema)
-    # STRUCT
+    expect_object(node, "Structs should be encoded as JSON objects")
+    struct = {f.name: json_to_connect(f.schema, node.get(f.name), replace) for f in schema.fields}
+    for f in schema.fields:
+        check_struct_value(f, struct[f.name])
+    return struct
+
+
+def expect_object(node: Any, what: str) -> None:
+    """Raise ``"<what>, but found <node type>"`` unless ``node`` is a JSON object."""
     if not isinstance(node, dict):
+        raise ValueError(f"{what}, but found {json_type_name(node)}")
+
+
+def map_entries(node: Any) -> list[Any]:
+    """The ``[key, value]`` pairs of a map with keys other than strings (Kafka's errors)."""
+    if not isinstance(node, list):
         raise ValueError(
-            f"Structs should be encoded as JSON objects, but found {json_type_name(node)}"
+            "Maps with non-string fields should be encoded as JSON array of tuples, but found "
+            + json_type_name(node)
         )
-    return {f.name: json_to_connect(f.schema, node.get(f.name), replace) for f in schema.fields}
+    for entry in node:
+        if not isinstance(entry, list):
+            raise ValueError(
+                f"Found invalid map entry instead of array tuple: {json_type_name(entry)}"
+            )
+        if len(entry) != 2:
+            raise ValueError(f"Found invalid map entry, expected length 2 but found :{len(entry)}")
+    return node
+
+
+def check_struct_value(field: Field, value: Any) -> None:
+    """``Struct.put``'s validation of a converted field value: a null (a string or bytes
+    schema's reading of another JSON type) only where the schema is optional, in arrays and
+    maps too."""
+    _check_nulls(field.schema, value, f'field: "{field.name}"')
+
+
+def _check_nulls(schema: ConnectSchema | None, value: Any, location: str) -> None:
+    if schema is None:
+        return
+    if value is None:
+        if not schema.optional:
+            raise ValueError(
+                f"Invalid value: null used for required {location}, schema type: {schema.type.name}"
+            )
+        return
+    if schema.type is Type.ARRAY and isinstance(value, list):
+        for item in value:
+            _check_nulls(schema.value_schema, item, f"element of array {location}")
+    elif schema.type is Type.MAP and isinstance(value, dict):
+        for key, item in value.items():
+            _check_nulls(schema.key_schema, key, f"key of map {location}")
+            _check_nulls(schema.value_schema, item, f"value of map {location}")
 
 
 def keyed_hashmap(result: dict[Any, Any], key_schema: ConnectSchema | None) -> dict[Any, Any]:
@@ -342,6 +491,7 @@ def _parsed_array(node: list[Any]) -> list[Any]:
 
 
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _EPOCH = datetime(1970, 1, 1)
 _HASHED_KEY_TYPES = frozenset({Type.INT8, Type.INT16, Type.INT32, Type.INT64, Type.STRING})
 
@@ -363,7 +513,8 @@ def as_hashmap(entries: dict[Any, Any], long: bool = False, initial: int = 16) -
 def connect_to_json(
     schema: ConnectSchema | None, value: Any, decimal_format: str, replace: bool
 ) -> Any:
-    """JsonConverter.convertToJson."""
+    """JsonConverter.convertToJson (Kafka's errors: a value of another type than its schema's,
+    a schemaless value of no Connect type such as a Decimal)."""
     if value is None:
         if schema is None:
             return None
@@ -372,59 +523,132 @@ def connect_to_json(
         if schema.optional:
             return None
         raise ValueError(
-            "Conversion error: null value for field that is required and has no default"
+            "Conversion error: null value for field that is required and has no default value"
         )
     if schema is None:
-        return _jackson_tree(value, None)
-    name = schema.name
-    if name == DECIMAL:
-        if decimal_format == "NUMERIC":
-            return Decimal(decimal_unscaled(schema, value)).scaleb(-decimal_scale(schema))
-        raw = decimal_to_bytes(decimal_unscaled(schema, value))
-        return base64.b64encode(raw).decode("ascii")
-    if name == DATE:
-        return date_to_days(value)
-    if name == TIME:
-        return time_to_millis(value)
-    if name == TIMESTAMP:
-        return timestamp_to_millis(value)
+        return _schemaless_to_json(value, decimal_format, replace)
+    if schema.name in _LOGICAL_TO_JSON:
+        return _LOGICAL_TO_JSON[schema.name](schema, value, decimal_format)
     t = schema.type
-    if t in INT_RANGES:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"Invalid type for {t.name}: {type(value).__name__}")
-        return value
-    if t is Type.FLOAT32:
-        return Float32(value)
-    if t is Type.FLOAT64:
-        return float(value)
-    if t is Type.BOOLEAN or t is Type.STRING:
-        return value
-    if t is Type.BYTES:
-        return base64.b64encode(bytes(value)).decode("ascii")
+    if t in _PRIMITIVE_TO_JSON:
+        expected, to_json = _PRIMITIVE_TO_JSON[t]
+        if not isinstance(value, expected) or isinstance(value, bool) is not (t is Type.BOOLEAN):
+            raise ValueError(f"Invalid type for {t.name}: class {java_class(value)}")
+        if t in INT_RANGES and not INT_RANGES[t][0] <= value <= INT_RANGES[t][1]:
+            raise ValueError(f"Invalid type for {t.name}: class {java_class(value)}")
+        return to_json(value)
     if t is Type.ARRAY:
+        _expect_type(value, list | tuple, t)
         return [connect_to_json(schema.value_schema, v, decimal_format, replace) for v in value]
+    _expect_type(value, Mapping, t)
     if t is Type.MAP:
-        key_schema = schema.key_schema
-        if key_schema is not None and key_schema.type is Type.STRING:
-            return {  # a null key of an optional string schema: NullNode.asText(), "null"
-                "null" if k is None else k: connect_to_json(
-                    schema.value_schema, v, decimal_format, replace
-                )
-                for k, v in value.items()
-            }
-        return [
-            [
+        key_schema, item_schema = schema.key_schema, schema.value_schema
+        pairs = [
+            (
                 connect_to_json(key_schema, k, decimal_format, replace),
-                connect_to_json(schema.value_schema, v, decimal_format, replace),
-            ]
+                connect_to_json(item_schema, v, decimal_format, replace),
+            )
             for k, v in value.items()
         ]
-    if not isinstance(value, Mapping):
-        raise ValueError(f"Struct value must be a dict, got {type(value).__name__}")
-    return {
+        if key_schema is not None and key_schema.type is Type.STRING:
+            return {_as_text(k): v for k, v in pairs}
+        return [[k, v] for k, v in pairs]
+    return {  # Struct.getWithoutDefault: the converter's null handling decides
         f.name: connect_to_json(f.schema, value.get(f.name), decimal_format, replace)
         for f in schema.fields
     }
+
+
+def _expect_type(value: Any, expected: Any, t: Type) -> None:
+    if not isinstance(value, expected):
+        raise ValueError(f"Invalid type for {t.name}: class {java_class(value)}")
+
+
+def _as_text(node: Any) -> str:
+    """``JsonNode.asText`` of a written map key (a null one is ``"null"``)."""
+    if node is None:
+        return "null"
+    if isinstance(node, bool):
+        return "true" if node else "false"
+    return node if isinstance(node, str) else str(node)
+
+
+def _bytes_to_json(value: Any) -> str:
+    return base64.b64encode(bytes(value)).decode("ascii")
+
+
+_PRIMITIVE_TO_JSON: dict[Type, tuple[Any, Callable[[Any], Any]]] = {
+    Type.INT8: (int, int),
+    Type.INT16: (int, int),
+    Type.INT32: (int, int),
+    Type.INT64: (int, int),
+    Type.FLOAT32: (float | int, Float32),
+    Type.FLOAT64: (float | int, float),
+    Type.BOOLEAN: (bool, bool),
+    Type.STRING: (str, str),
+    Type.BYTES: (bytes | bytearray | memoryview, _bytes_to_json),
+}
+"""Each primitive type's Python values (a float type takes an int too) and its JSON node."""
+
+
+def _decimal_to_json(schema: ConnectSchema, value: Any, decimal_format: str) -> Any:
+    """A Decimal: NUMERIC as the number it is, BASE64 as its unscaled bytes at the schema's
+    scale (``Decimal.fromLogical``)."""
+    if not isinstance(value, Decimal):
+        raise ValueError(
+            f"Invalid type for Decimal, expected BigDecimal but was class {java_class(value)}"
+        )
+    if decimal_format == "NUMERIC":
+        return value
+    return _bytes_to_json(decimal_to_bytes(decimal_unscaled(schema, value)))
+
+
+def _epoch_to_json(
+    label: str, to_int: Callable[[Any], int]
+) -> Callable[[ConnectSchema, Any, str], int]:
+    def convert(schema: ConnectSchema, value: Any, decimal_format: str) -> int:
+        if not isinstance(value, date | time) or isinstance(value, bool):
+            raise ValueError(
+                f"Invalid type for {label}, expected Date but was class {java_class(value)}"
+            )
+        return to_int(value)
+
+    return convert
+
+
+_LOGICAL_TO_JSON: dict[str | None, Callable[[ConnectSchema, Any, str], Any]] = {
+    DECIMAL: _decimal_to_json,
+    DATE: _epoch_to_json("Date", date_to_days),
+    TIME: _epoch_to_json("Time", time_to_millis),
+    TIMESTAMP: _epoch_to_json("Timestamp", timestamp_to_millis),
+}
+"""JsonConverter's logical type converters (``toJson``) of a non-null value."""
+
+
+def _schemaless_to_json(value: Any, decimal_format: str, replace: bool) -> Any:
+    """convertToJson without a schema: the value's Java class gives its Connect type (an
+    integer a Long, a float a Double); a map whose keys are not all strings is written as
+    ``[key, value]`` pairs."""
+    kind = schemaless_type(value)
+    if kind is None:
+        raise ValueError(
+            f"Java class class {java_class(value)} does not have corresponding schema type."
+        )
+    if kind is Type.BYTES:
+        return _bytes_to_json(value)
+    if kind is Type.ARRAY:
+        return [connect_to_json(None, v, decimal_format, replace) for v in value]
+    if kind is Type.MAP:
+        if all(isinstance(k, str) for k in value):
+            return {k: connect_to_json(None, v, decimal_format, replace) for k, v in value.items()}
+        return [
+            [
+                connect_to_json(None, k, decimal_format, replace),
+                connect_to_json(None, v, decimal_format, replace),
+            ]
+            for k, v in value.items()
+        ]
+    return value  # a Long, Double (or Float32), Boolean or String
 
 
 def _jackson_tree(value: Any, schema: ConnectSchema | None) -> Any:

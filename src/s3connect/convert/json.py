@@ -22,18 +22,21 @@ from typing import Any
 import orjson
 
 from s3connect.connect.json_data import (
+    LOGICAL_TO_CONNECT,
+    PRIMITIVE_TO_CONNECT,
     NotProvable,
+    check_struct_value,
     connect_to_json,
-    expect_json,
-    java_double,
+    expect_object,
+    json_items,
     json_to_connect,
-    json_type_name,
+    null_to_connect,
     parse_json_schema,
     schema_to_json,
     schemaless_from_parsed,
     schemaless_to_connect,
 )
-from s3connect.connect.schema import DATE, DECIMAL, INT_RANGES, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.connect.schema import DECIMAL, ConnectSchema, Type
 from s3connect.convert.codegen import UNDECIDED, floats_to_connect_fast, json_to_connect_fast
 from s3connect.util.jackson import dump
 
@@ -147,65 +150,61 @@ def _compile_json_to_connect(schema: ConnectSchema, replace: bool) -> Callable[[
     """:func:`json_to_connect` specialised once for ``schema``: the same results and errors
     without re-dispatching on the schema for every value (the sink's hot path)."""
     t = schema.type
-    if schema.name in (DECIMAL, DATE, TIME, TIMESTAMP) or t in (Type.BYTES, Type.MAP):
-        return lambda node: json_to_connect(schema, node, replace)
     convert: Callable[[Any], Any]
-    if t in INT_RANGES:
-        low, high = INT_RANGES[t]
-
-        def convert(node: Any) -> Any:
-            expect_json(isinstance(node, int) and not isinstance(node, bool), schema, node)
-            if not low <= node <= high:
-                raise ValueError(f"Value {node} out of range for {t.name}")
-            return node
-
-    elif t in (Type.FLOAT32, Type.FLOAT64):
-
-        def convert(node: Any) -> Any:
-            expect_json(
-                isinstance(node, int | Decimal) and not isinstance(node, bool), schema, node
-            )
-            return java_double(node)
-
-    elif t is Type.BOOLEAN or t is Type.STRING:
-        expected = bool if t is Type.BOOLEAN else str
-
-        def convert(node: Any) -> Any:
-            expect_json(isinstance(node, expected), schema, node)
-            return node
-
+    if schema.name in LOGICAL_TO_CONNECT or t is Type.MAP:
+        return lambda node: json_to_connect(schema, node, replace)
+    if t in PRIMITIVE_TO_CONNECT:
+        convert = PRIMITIVE_TO_CONNECT[t]
     elif t is Type.ARRAY:
         assert schema.value_schema is not None
         item = _compile_json_to_connect(schema.value_schema, replace)
 
         def convert(node: Any) -> Any:
-            expect_json(isinstance(node, list), schema, node)
-            return [item(v) for v in node]
+            return [item(v) for v in (node if node.__class__ is list else json_items(node))]
 
     else:
-        fields = [(f.name, _compile_json_to_connect(f.schema, replace)) for f in schema.fields]
-
-        def convert(node: Any) -> Any:
-            if not isinstance(node, dict):
-                raise ValueError(
-                    f"Structs should be encoded as JSON objects, but found {json_type_name(node)}"
-                )
-            get = node.get
-            return {name: conv(get(name)) for name, conv in fields}
-
+        convert = _compile_struct(schema, replace)
     if replace and schema.default is not None:
         default = schema.default
         return lambda node: default if node is None else convert(node)
     if schema.optional:
         return lambda node: None if node is None else convert(node)
-    required = f"Invalid null value for required {t.name} field"
 
     def checked(node: Any) -> Any:
-        if node is None:
-            raise ValueError(required)
-        return convert(node)
+        return null_to_connect(schema, replace) if node is None else convert(node)
 
     return checked
+
+
+def _compile_struct(schema: ConnectSchema, replace: bool) -> Callable[[Any], Any]:
+    """A struct's converter; the fields whose value may hold a null a required schema refuses
+    (a string or bytes schema's reading of another JSON type) are checked as ``Struct.put``."""
+    fields = [(f.name, _compile_json_to_connect(f.schema, replace)) for f in schema.fields]
+    checked = [f for f in schema.fields if _may_read_null(f.schema)]
+
+    def convert(node: Any) -> Any:
+        expect_object(node, "Structs should be encoded as JSON objects")
+        get = node.get
+        struct = {name: conv(get(name)) for name, conv in fields}
+        for f in checked:
+            check_struct_value(f, struct[f.name])
+        return struct
+
+    return convert
+
+
+def _may_read_null(schema: ConnectSchema | None) -> bool:
+    """Whether a required (part of the) schema may read a null from a JSON node of another
+    type: a string or bytes (not a Decimal), in an array or map."""
+    if schema is None:
+        return False
+    if schema.type in (Type.STRING, Type.BYTES) and schema.name != DECIMAL:
+        return not schema.optional
+    if schema.type is Type.ARRAY:
+        return _may_read_null(schema.value_schema)
+    if schema.type is Type.MAP:
+        return _may_read_null(schema.key_schema) or _may_read_null(schema.value_schema)
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +239,11 @@ class JsonConverter:
     Args:
         schemas_enable: expect (and write) the ``{"schema": ..., "payload": ...}`` envelope.
         is_key: converts record keys (kept for parity with Kafka's ``configure``).
-        decimal_format: ``"BASE64"`` (default) or ``"NUMERIC"``, for writing decimals.
-        replace_null_with_default: a null for a field with a default yields the default.
+        decimal_format: ``"BASE64"`` (default) or ``"NUMERIC"`` (any case), for writing
+            decimals; both are read.
+        replace_null_with_default: a null for a schema with a default is its default (reading
+            and writing).
+        schemas_cache_size: how many envelope schemas are kept parsed (``schemas.cache.size``).
     """
 
     def __init__(
@@ -251,16 +253,20 @@ class JsonConverter:
         is_key: bool = False,
         decimal_format: str = "BASE64",
         replace_null_with_default: bool = True,
+        schemas_cache_size: int = 1000,
     ) -> None:
         fmt = decimal_format.upper()
         if fmt not in ("BASE64", "NUMERIC"):
-            raise ValueError(f"decimal.format must be BASE64 or NUMERIC, got {decimal_format!r}")
+            raise ValueError(
+                f"Invalid value {decimal_format} for configuration decimal.format: String must "
+                "be one of (case insensitive): BASE64, NUMERIC"
+            )
         self.schemas_enable = schemas_enable
         self.is_key = is_key
         self.decimal_format = fmt
         self.replace_null_with_default = replace_null_with_default
         self._cache: dict[str, _Payload] = {}
-        self._cache_size = 1000
+        self._cache_size = schemas_cache_size
         # Envelopes seen, by their raw bytes up to the payload: b'{"schema":<schema>,"payload":'
         # -> (schema, payload converter). A record starting with such bytes needs only its
         # payload parsed; the schema is neither reparsed nor looked up by repr.
@@ -349,7 +355,7 @@ class JsonConverter:
         so records sharing a schema share one parsed (identical) schema object and one
         compiled payload converter."""
         key = repr(node)
-        cached = self._cache.get(key)
+        cached = self._cache.pop(key, None)  # back in last: least recently used first out
         if cached is None:
             schema = parse_json_schema(node)
             replace = self.replace_null_with_default
@@ -358,10 +364,16 @@ class JsonConverter:
             else:
                 fast = floats_to_connect_fast(schema, replace)
                 cached = _Payload(schema, _compile_payload(schema, replace), fast)
-            if len(self._cache) >= self._cache_size:
+            if self._cache and len(self._cache) >= self._cache_size:
                 self._cache.pop(next(iter(self._cache)))
+        if self._cache_size > 0:
             self._cache[key] = cached
         return cached
+
+    @property
+    def schema_cache_size(self) -> int:
+        """How many envelope schemas are cached (``sizeOfToConnectSchemaCache``)."""
+        return len(self._cache)
 
     def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:
         """Encode a Connect value as JSON bytes (``None`` for a schemaless null, as Kafka)."""

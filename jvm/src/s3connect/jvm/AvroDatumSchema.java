@@ -130,9 +130,10 @@ final class AvroDatumSchema {
     check(optional == null || optional.isBoolean());
     check(name == null || name.isTextual());
     check(version == null || version.isInt());
-    check(defaults == null || defaults.isNull());
-    Kind kind = logical(TYPES.get(type.textValue()), name == null ? null : name.textValue());
     boolean isOptional = optional != null && optional.booleanValue();
+    // "default": null is JsonConverter's default of an optional schema; a required one fails.
+    check(defaults == null || (defaults.isNull() && isOptional));
+    Kind kind = logical(TYPES.get(type.textValue()), name == null ? null : name.textValue());
     switch (kind) {
       case ARRAY:
         return new AvroDatumSchema(kind, isOptional, null, new AvroDatumSchema[] {of(node.get("items"))});
