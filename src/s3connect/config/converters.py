@@ -17,7 +17,9 @@ __all__ = [
     "HEADER_CONVERTER_CLASSES",
     "SINK_CONVERTER_CLASSES",
     "ConvertersConfig",
+    "JsonConverterKeys",
     "SourceConvertersConfig",
+    "read_json_converter",
 ]
 
 CONVERTER_CLASSES: Mapping[str, str] = MappingProxyType(
@@ -88,6 +90,11 @@ class ConvertersConfig:
     value_schemas_enable: bool = True
     schema_compatibility: CompatibilityMode = "NONE"
     header: HeaderConverterName = "simple"
+    key_replace_null_with_default: bool = True
+    """``key.converter.replace.null.with.default`` (JsonConverter): a null read for a schema
+    with a default is the default."""
+    value_replace_null_with_default: bool = True
+    """``value.converter.replace.null.with.default`` (JsonConverter)."""
 
     @classmethod
     def read(cls, r: KeyReader) -> ConvertersConfig:
@@ -111,6 +118,7 @@ class ConvertersConfig:
                 else:
                     names[side] = short
         value_schemas_default = _read_cloud_input(r, names)
+        json_keys = {side: read_json_converter(r, side, names[side], sink=True) for side in names}
         return cls(
             key=cast(SinkConverterName, names["key"]),
             value=cast(SinkConverterName, names["value"]),
@@ -118,6 +126,8 @@ class ConvertersConfig:
             value_schemas_enable=r.boolean("value.converter.schemas.enable", value_schemas_default),
             schema_compatibility=cast(CompatibilityMode, compatibility),
             header=_read_header_converter(r),
+            key_replace_null_with_default=json_keys["key"].replace_null_with_default,
+            value_replace_null_with_default=json_keys["value"].replace_null_with_default,
         )
 
     def describe(self) -> dict[str, str]:
@@ -129,6 +139,8 @@ class ConvertersConfig:
             "value.converter.schemas.enable": bool_text(self.value_schemas_enable),
             "schema.compatibility": self.schema_compatibility,
             **({} if self.header == "simple" else {"header.converter": self.header_class}),
+            **_describe_replace("key", self.key, self.key_replace_null_with_default),
+            **_describe_replace("value", self.value, self.value_replace_null_with_default),
         }
 
     @property
@@ -187,6 +199,13 @@ class SourceConvertersConfig:
     value_schemas_enable: bool = True
     value_decimal_format: str = "BASE64"
     """``value.converter.decimal.format``: JsonConverter's BASE64 or NUMERIC decimals."""
+    key_decimal_format: str = "BASE64"
+    """``key.converter.decimal.format``."""
+    key_replace_null_with_default: bool = True
+    """``key.converter.replace.null.with.default``: a null written for a schema with a default
+    is the default."""
+    value_replace_null_with_default: bool = True
+    """``value.converter.replace.null.with.default``."""
 
     @classmethod
     def read(cls, r: KeyReader) -> SourceConvertersConfig:
@@ -209,14 +228,16 @@ class SourceConvertersConfig:
                 else:
                     names[side] = short
             schemas[side] = r.boolean(f"{key}.schemas.enable", True)
+        json_keys = {side: read_json_converter(r, side, names[side], sink=False) for side in names}
         return cls(
             key=cast(ConverterName, names["key"]),
             value=cast(ConverterName, names["value"]),
             key_schemas_enable=schemas["key"],
             value_schemas_enable=schemas["value"],
-            value_decimal_format=r.choice(
-                "value.converter.decimal.format", "BASE64", ("BASE64", "NUMERIC")
-            ),
+            value_decimal_format=json_keys["value"].decimal_format,
+            key_decimal_format=json_keys["key"].decimal_format,
+            key_replace_null_with_default=json_keys["key"].replace_null_with_default,
+            value_replace_null_with_default=json_keys["value"].replace_null_with_default,
         )
 
     def describe(self) -> dict[str, str]:
@@ -227,4 +248,55 @@ class SourceConvertersConfig:
             "value.converter": CONVERTER_CLASSES[self.value],
             "value.converter.schemas.enable": bool_text(self.value_schemas_enable),
             "value.converter.decimal.format": self.value_decimal_format,
+            **_describe_key_format(self.key_decimal_format),
+            **_describe_replace("key", self.key, self.key_replace_null_with_default),
+            **_describe_replace("value", self.value, self.value_replace_null_with_default),
         }
+
+
+@dataclass(frozen=True)
+class JsonConverterKeys:
+    """A side's ``JsonConverterConfig`` keys that change what the product does."""
+
+    replace_null_with_default: bool = True
+    decimal_format: str = "BASE64"
+
+
+def read_json_converter(
+    r: KeyReader, side: str, converter: str, *, sink: bool
+) -> JsonConverterKeys:
+    """``<side>.converter.<key>`` for the keys of Kafka's ``JsonConverterConfig`` when the side's
+    converter is JsonConverter, validated as its ``ConfigDef`` (``schemas.enable`` is read
+    apart): ``replace.null.with.default`` (reading and writing), ``decimal.format`` (BASE64 or
+    NUMERIC, any case: it only changes what the converter writes, so nothing in the sink) and
+    ``schemas.cache.size`` (an INT; a cache size, no change in output). Other converters ignore
+    them, as Kafka's do."""
+    prefix = f"{side}.converter."
+    keys = [prefix + k for k in ("replace.null.with.default", "decimal.format", _CACHE_SIZE)]
+    if converter != "json":
+        for key in keys:
+            if r.get(key) is not None:
+                r.ignore(key)
+        return JsonConverterKeys()
+    replace_key, format_key, cache_key = keys
+    replace = r.boolean(replace_key, True)
+    decimal_format = r.choice(format_key, "BASE64", ("BASE64", "NUMERIC"))
+    if sink and r.get(format_key) is not None:
+        r.ignore(format_key)
+    if r.get(cache_key) is not None:
+        r.integer(cache_key, 1000, -(2**31), 2**31 - 1, "must be an integer (Kafka's INT)")
+        r.ignore(cache_key)
+    return JsonConverterKeys(replace, decimal_format)
+
+
+_CACHE_SIZE = "schemas.cache.size"
+
+
+def _describe_key_format(decimal_format: str) -> dict[str, str]:
+    return {} if decimal_format == "BASE64" else {"key.converter.decimal.format": decimal_format}
+
+
+def _describe_replace(side: str, converter: str, replace: bool) -> dict[str, str]:
+    if converter != "json" or replace:
+        return {}
+    return {f"{side}.converter.replace.null.with.default": bool_text(replace)}

@@ -34,8 +34,6 @@ _SR_CONVERTER_DEFAULTS = {
     "wrapper.for.raw.primitives": "true",
     "use.optional.for.nonrequired": "false",
 }
-# JsonConverter settings that change the Connect data: accepted at their default.
-_JSON_CONVERTER_LATER = {"decimal.format": "base64", "replace.null.with.default": "true"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,11 +114,8 @@ def _read_properties(r: KeyReader, side: str, registry: bool) -> None:
         if registry and suffix in _SR_CONVERTER_DEFAULTS:
             if value.strip().lower() != _SR_CONVERTER_DEFAULTS[suffix].lower():
                 r.later(key, value, f"only the default {_SR_CONVERTER_DEFAULTS[suffix]}")
-        elif registry or suffix == "schemas.cache.size":
+        elif registry:
             r.ignore(key)
-        elif suffix in _JSON_CONVERTER_LATER:
-            if value.strip().lower() != _JSON_CONVERTER_LATER[suffix]:
-                r.later(key, value, "only the JsonConverter default is supported")
         elif suffix.startswith(("schema.registry.", "basic.auth.")):
             r.ignore(key)  # the converter is not a Schema Registry one
         else:

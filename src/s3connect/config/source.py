@@ -103,9 +103,6 @@ NO_EFFECT_KEYS = frozenset(
         "s3.elastic.buffer.init.capacity",
         "tombstone.encoded.partition",
         "record.batch.max.size",
-        "key.converter.decimal.format",
-        "key.converter.schemas.cache.size",
-        "value.converter.schemas.cache.size",
     }
 )
 """Sink or Kafka Connect keys a copied sink config carries, and Confluent's source's

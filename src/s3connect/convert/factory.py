@@ -56,10 +56,13 @@ def make_converter(
     schemas_enable: bool = True,
     is_key: bool = False,
     registry: Registry | None = None,
+    replace_null_with_default: bool = True,
 ) -> Converter:
-    """Build a converter by short name (``json``, ``string``, ``bytearray``) or Kafka class name;
+    """Build a converter by short name (``json``, ``string``, ``bytearray``, a number type,
+    ``boolean``) or Kafka class name;
     with ``registry``, the Schema Registry converter ``avro``, ``jsonschema`` or ``protobuf``
-    (short or Confluent class name) reading through it.
+    (short or Confluent class name) reading through it. ``replace_null_with_default`` is
+    JsonConverter's ``replace.null.with.default``.
 
     Raises:
         ValueError: the name is unknown (the message lists the known names).
@@ -67,6 +70,10 @@ def make_converter(
     if registry is not None:
         return _registry_converter(name, registry, is_key)
     key = _ALIASES.get(name.strip(), name.strip()).lower()
+    if key == "json" and not replace_null_with_default:
+        return JsonConverter(
+            schemas_enable=schemas_enable, is_key=is_key, replace_null_with_default=False
+        )
     factory = _REGISTRY.get(key)
     if factory is None:
         raise ValueError(f"Unknown converter {name!r}; known: {', '.join(converter_names())}")
@@ -74,18 +81,27 @@ def make_converter(
 
 
 def make_serializer(
-    name: str, *, schemas_enable: bool = True, decimal_format: str = "BASE64", is_key: bool = False
+    name: str,
+    *,
+    schemas_enable: bool = True,
+    decimal_format: str = "BASE64",
+    is_key: bool = False,
+    replace_null_with_default: bool = True,
 ) -> Serializer:
     """``fromConnectData`` of Kafka's converter ``name`` (``json``, ``string``, ``bytearray``,
     ``short``, ``integer``, ``long``, ``float``, ``double``, ``boolean``): how the source turns
-    Connect values back into Kafka bytes.
+    Connect values back into Kafka bytes (``decimal_format`` and ``replace_null_with_default``:
+    JsonConverter's settings).
 
     Raises:
         ValueError: an unknown converter name.
     """
     if name == "json":
         converter = JsonConverter(
-            schemas_enable=schemas_enable, decimal_format=decimal_format, is_key=is_key
+            schemas_enable=schemas_enable,
+            decimal_format=decimal_format,
+            is_key=is_key,
+            replace_null_with_default=replace_null_with_default,
         )
         return converter.from_connect
     if name == "string":

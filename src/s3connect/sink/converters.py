@@ -32,11 +32,19 @@ def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
     if registry is not None:
         retry = RetryPolicy(config.errors.retry_timeout_ms, config.errors.retry_delay_max_ms)
         return make_converter(name, registry=shared_registry(registry, retry), is_key=is_key)
+    c = config.converters
     if is_key:
         return make_converter(
-            name, schemas_enable=config.converters.key_schemas_enable, is_key=True
+            name,
+            schemas_enable=c.key_schemas_enable,
+            is_key=True,
+            replace_null_with_default=c.key_replace_null_with_default,
         )
-    return make_converter(name, schemas_enable=config.converters.value_schemas_enable)
+    return make_converter(
+        name,
+        schemas_enable=c.value_schemas_enable,
+        replace_null_with_default=c.value_replace_null_with_default,
+    )
 
 
 ClientFactory = Callable[[dict[str, Any]], Any]

@@ -231,7 +231,9 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         return LinePlan("string-json", StringConverter.SCHEMA, b"\n", lines)
     if fmt == "json" and json_values:
         return LinePlan("json-json", None, b"\n", _placed(_json_lines, place))
-    if converter == "json" and config.converters.value_schemas_enable:
+    envelopes = config.converters.value_schemas_enable
+    # (replace.null.with.default=false: a null payload is no longer its schema's default)
+    if converter == "json" and envelopes and config.converters.value_replace_null_with_default:
         if fmt == "avro":
             avro = AvroFormat(config.format.avro_codec, avro_data=config.format.avro_data)
             return LinePlan(

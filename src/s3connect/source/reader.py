@@ -452,8 +452,13 @@ def _publish(
 
 def key_serializer_for(config: SourceConfig) -> Serializer:
     """The configured ``key.converter``'s serializer."""
+    c = config.converters
     return make_serializer(
-        config.converters.key, schemas_enable=config.converters.key_schemas_enable, is_key=True
+        c.key,
+        schemas_enable=c.key_schemas_enable,
+        decimal_format=c.key_decimal_format,
+        is_key=True,
+        replace_null_with_default=c.key_replace_null_with_default,
     )
 
 
@@ -463,4 +468,5 @@ def value_serializer(config: SourceConfig) -> Serializer:
         config.converters.value,
         schemas_enable=config.converters.value_schemas_enable,
         decimal_format=config.converters.value_decimal_format,
+        replace_null_with_default=config.converters.value_replace_null_with_default,
     )

@@ -123,6 +123,14 @@ SAMPLES: Mapping[str, Mapping[str, str | None]] = {
     "key.converter": {"key.converter": "org.apache.kafka.connect.storage.StringConverter"},
     "value.converter": {"value.converter": "org.apache.kafka.connect.json.JsonConverter"},
     "value.converter.schemas.enable": {"value.converter.schemas.enable": "true"},
+    "value.converter.replace.null.with.default": {
+        "value.converter.replace.null.with.default": "false"
+    },
+    "key.converter.replace.null.with.default": {"key.converter.replace.null.with.default": "false"},
+    "value.converter.decimal.format": {"value.converter.decimal.format": "numeric"},
+    "key.converter.decimal.format": {"key.converter.decimal.format": "NUMERIC"},
+    "value.converter.schemas.cache.size": {"value.converter.schemas.cache.size": "10"},
+    "key.converter.schemas.cache.size": {"key.converter.schemas.cache.size": "10"},
     "key.converter.schema.registry.url": {
         "key.converter": _AVRO,
         "key.converter.schema.registry.url": "http://registry:8081",

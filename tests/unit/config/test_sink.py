@@ -1532,3 +1532,44 @@ def test_errors_retry_timeout_negative_means_forever(value: str, expected: int) 
     # Kafka's LONG without a validator; RetryWithToleranceOperator: "errorRetryTimeout >= 0 ?
     # startTime + errorRetryTimeout : Long.MAX_VALUE"
     assert with_keys({"errors.retry.timeout": value}).errors.retry_timeout_ms == expected
+
+
+def test_json_converter_config_keys() -> None:
+    """JsonConverterConfig's keys under the converter prefixes: replace.null.with.default is
+    used, decimal.format (what the converter writes) and schemas.cache.size have no effect."""
+    c = with_keys(
+        {
+            "value.converter.replace.null.with.default": "false",
+            "value.converter.decimal.format": "NuMeRiC",
+            "key.converter.schemas.cache.size": "5",
+        }
+    )
+    assert c.converters.value_replace_null_with_default is False
+    assert c.converters.key_replace_null_with_default is True
+    assert c.converters.describe()["value.converter.replace.null.with.default"] == "false"
+    assert "value.converter.decimal.format" in c.ignored_keys
+    assert "key.converter.schemas.cache.size" in c.ignored_keys
+    text = problems(
+        {
+            "value.converter.decimal.format": "HEX",
+            "key.converter.schemas.cache.size": "many",
+            "value.converter.replace.null.with.default": "maybe",
+        }
+    )
+    assert "value.converter.decimal.format=HEX is invalid: must be one of BASE64, NUMERIC" in text
+    assert "key.converter.schemas.cache.size=many is invalid" in text
+    assert "value.converter.replace.null.with.default=maybe is invalid" in text
+
+
+def test_replace_null_with_default_reaches_the_converter() -> None:
+    from s3connect.sink.converters import build_converter
+    from s3connect.sink.lines import line_plan
+
+    envelope = b'{"schema":{"type":"string","optional":true,"default":"d"},"payload":null}'
+    keys = {"format.class": "io.confluent.connect.s3.format.avro.AvroFormat"}
+    kept = with_keys(keys)
+    dropped = with_keys({**keys, "value.converter.replace.null.with.default": "false"})
+    assert build_converter(kept, is_key=False).to_connect("t", envelope)[0] == "d"
+    assert build_converter(dropped, is_key=False).to_connect("t", envelope)[0] is None
+    assert line_plan(kept) is not None
+    assert line_plan(dropped) is None  # the envelope line paths replace nulls

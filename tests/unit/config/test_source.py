@@ -302,3 +302,32 @@ def test_sink_only_avro_data_and_affix_keys_are_accepted_without_effect() -> Non
     c = SourceConfig.from_mapping({**MINIMAL, **keys})
     assert c.ignored_keys == tuple(sorted(keys))
     assert SourceConfig.from_mapping(c.describe(masked=False)) == c
+
+
+def test_json_converter_config_keys_write_the_records() -> None:
+    from decimal import Decimal
+
+    from s3connect.connect.schema import ConnectSchema, Type
+    from s3connect.source.reader import key_serializer_for, value_serializer
+
+    c = build(
+        **{
+            "key.converter.decimal.format": "numeric",
+            "value.converter.replace.null.with.default": "false",
+            "value.converter.schemas.cache.size": "10",
+        }
+    )
+    assert (c.converters.key_decimal_format, c.converters.value_decimal_format) == (
+        "NUMERIC",
+        "BASE64",
+    )
+    assert "value.converter.schemas.cache.size" in c.ignored_keys
+    decimal = ConnectSchema(
+        Type.BYTES, name="org.apache.kafka.connect.data.Decimal", parameters={"scale": "2"}
+    )
+    assert key_serializer_for(c)("t", decimal, Decimal("1.56")).endswith(b',"payload":1.56}')
+    optional = ConnectSchema(Type.STRING, optional=True, default="d")
+    assert value_serializer(c)("t", optional, None).endswith(b',"payload":null}')
+    assert value_serializer(build())("t", optional, None).endswith(b',"payload":"d"}')
+    text = problems({**MINIMAL, "key.converter.decimal.format": "HEX"})
+    assert "key.converter.decimal.format=HEX is invalid" in text
