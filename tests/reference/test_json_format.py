@@ -195,3 +195,96 @@ def test_gzip_files_are_what_javas_gzip_stream_writes(level: int) -> None:
         stream.write(chunk)
     stream.close()
     assert out.getvalue() == base64.b64decode(done.stdout.strip())
+
+
+_MISTYPED = [
+    ('{"type":"int32"}', '"abc"'),
+    ('{"type":"int32"}', "12.7"),
+    ('{"type":"int8"}', "300"),
+    ('{"type":"int32"}', "4398046511104"),
+    ('{"type":"int64"}', "-12.9"),
+    ('{"type":"boolean"}', '"true"'),
+    ('{"type":"double"}', '"x"'),
+    ('{"type":"float"}', "[1]"),
+    ('{"type":"array","items":{"type":"int32"}}', '{"a":1,"b":2}'),
+    ('{"type":"array","items":{"type":"int32"}}', "5"),
+    ('{"type":"array","items":{"type":"string","optional":true}}', "[1,null]"),
+    ('{"type":"struct","fields":[{"field":"a","type":"string"}]}', '{"a":5}'),
+    ('{"type":"struct","fields":[{"field":"a","type":"string","optional":true}]}', '{"a":5}'),
+    ('{"type":"struct","fields":[{"field":"a","type":"int16"}]}', '{"a":"x"}'),
+    (
+        '{"type":"struct","fields":[{"field":"a","type":"array","items":{"type":"bytes"}}]}',
+        '{"a":[1]}',
+    ),
+    (
+        '{"type":"struct","fields":[{"field":"a","type":"map","keys":{"type":"string"},'
+        '"values":{"type":"string"}}]}',
+        '{"a":{"k":5}}',
+    ),
+    (
+        '{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2"}}',
+        "1.5",
+    ),
+    (
+        '{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2"}}',
+        '""',
+    ),
+    (
+        '{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2"}}',
+        "true",
+    ),
+    ('{"type":"int32","name":"org.apache.kafka.connect.data.Date"}', '"x"'),
+    ('{"type":"int32","name":"org.apache.kafka.connect.data.Date"}', "4398046511104"),
+    ('{"type":"int32","name":"org.apache.kafka.connect.data.Time"}', "-1"),
+    ('{"type":"int64","name":"org.apache.kafka.connect.data.Timestamp"}', "1.5"),
+    ('{"type":"map","keys":{"type":"int32"},"values":{"type":"int32"}}', '{"a":1}'),
+    ('{"type":"map","keys":{"type":"int32"},"values":{"type":"int32"}}', "[5]"),
+    ('{"type":"map","keys":{"type":"int32"},"values":{"type":"int32"}}', "[[1,2,3]]"),
+    ('{"type":"map","keys":{"type":"string"},"values":{"type":"int32"}}', "[]"),
+    ('{"type":"map","keys":null,"values":{"type":"int32"}}', "[]"),
+    ('{"type":"boolean","default":null}', "true"),
+    ('{"type":"boolean","optional":"yes"}', "true"),
+    ('{"type":"int32","version":"x","parameters":5}', "1"),
+    ('{"type":"int32","parameters":{"a":1}}', "1"),
+    ('"x"', "1"),
+    ('{"type":"string"}', "12"),
+    ('{"type":"bytes"}', "12"),
+    ('{"type":"bytes"}', '"!!"'),
+    ('{"type":"array","items":{"type":"string"}}', '[1, "a"]'),
+    (
+        '{"type":"struct","fields":[{"field":"a","type":"int32"},{"field":"a","type":"int32"}]}',
+        "{}",
+    ),
+    ('{"type":"struct","fields":[{"field":"a","type":"int32","optional":true}]}', "[1]"),
+]
+
+
+def test_mistyped_envelopes_are_read_as_kafka_reads_them(tmp_path: Path) -> None:
+    """Payloads of another JSON type than their schema's, as Jackson's ``intValue()``,
+    ``textValue()``... read them (``"abc"`` for an int32 is 0, a number for a string null,
+    which ``Struct.put`` refuses), and malformed schemas: the same line or the same error."""
+    values: list[bytes | None] = [
+        f'{{"schema":{schema},"payload":{payload}}}'.encode() for schema, payload in _MISTYPED
+    ]
+    reference = json_format_lines(values, tmp_path, {"schemas.enable": "true"})
+    got = [ours_enveloped(value or b"", "BASE64") for value in values]
+    mismatched = [(v, w, g) for v, w, g in zip(values, reference, got, strict=True) if w != g]
+    shown = (f"{v!r}\n  java: {w!r}\n  ours: {g!r}" for v, w, g in mismatched)
+    assert not mismatched, "\n".join(shown)
+
+
+@pytest.mark.parametrize("decimal_format", ["BASE64", "NUMERIC"])
+def test_numeric_decimals_keep_their_scale(decimal_format: str, tmp_path: Path) -> None:
+    """A JSON number for a Decimal is its BigDecimal as it is: NUMERIC writes it back so,
+    BASE64 refuses one of another scale than the schema's (``Decimal.fromLogical``)."""
+    schema = (
+        '{"type":"struct","fields":[{"field":"d","type":"bytes","name":'
+        '"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2"}}]}'
+    )
+    values: list[bytes | None] = [
+        f'{{"schema":{schema},"payload":{{"d":{number}}}}}'.encode()
+        for number in ("1.5", "1.567", "15", "1.50", "-0.00", "1E+2")
+    ]
+    config = {"schemas.enable": "true", "format.decimal.format": decimal_format}
+    reference = json_format_lines(values, tmp_path, config)
+    assert [ours_enveloped(value or b"", decimal_format) for value in values] == reference

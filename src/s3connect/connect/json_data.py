@@ -240,7 +240,8 @@ def _decimal_to_connect(schema: ConnectSchema, node: Any) -> Decimal:
     """A Decimal as JsonConverter reads it: a number as it is (its own scale), text as the
     Base64 of the unscaled bytes."""
     if node.__class__ is int or node.__class__ is Decimal:
-        return Decimal(node)
+        number = Decimal(node)
+        return number if number else number.copy_abs()  # a BigDecimal has no -0.00
     if isinstance(node, str):
         try:
             raw = base64.b64decode(node, validate=True)

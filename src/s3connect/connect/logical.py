@@ -5,7 +5,7 @@ epoch days, milliseconds of the day, big-endian unscaled bytes)."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from s3connect.connect.schema import ConnectSchema
@@ -72,7 +72,8 @@ def decimal_scale(schema: ConnectSchema) -> int:
 
 
 def decimal_unscaled(schema: ConnectSchema, value: Any) -> int:
-    """The unscaled integer of ``value`` at the schema's scale (Connect's Decimal.fromLogical)."""
+    """The unscaled integer of ``value``, which must be at the schema's scale (Connect's
+    ``Decimal.fromLogical``: ``1.5`` for a scale of 2 is refused, as Kafka and AvroData do)."""
     scale = decimal_scale(schema)
     if isinstance(value, int) and not isinstance(value, bool):
         value = Decimal(value)
@@ -82,13 +83,10 @@ def decimal_unscaled(schema: ConnectSchema, value: Any) -> int:
     if not isinstance(exponent, int):
         raise ValueError(f"Decimal value {value} is not finite")
     if -exponent != scale:
-        try:
-            rescaled = value.quantize(Decimal(1).scaleb(-scale))
-        except InvalidOperation as e:
-            raise ValueError(f"Decimal {value} does not fit scale {scale}") from e
-        if rescaled != value:
-            raise ValueError(f"Decimal {value} has a mismatching scale for scale {scale}")
-        value = rescaled
+        raise ValueError(
+            "Decimal value has mismatching scale for given Decimal schema. "
+            f"Schema has scale {scale}, value has scale {-exponent}."
+        )
     return int(value.scaleb(scale))
 
 
