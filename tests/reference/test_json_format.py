@@ -250,6 +250,10 @@ _MISTYPED = [
     ('{"type":"string"}', "12"),
     ('{"type":"bytes"}', "12"),
     ('{"type":"bytes"}', '"!!"'),
+    ('{"type":"bytes"}', '"dGVz dA=="'),
+    ('{"type":"bytes"}', '"dGVzdA"'),
+    ('{"type":"bytes"}', '"dGVzdA=\\n="'),
+    ('{"type":"bytes"}', '"dGVzdB=="'),
     ('{"type":"array","items":{"type":"string"}}', '[1, "a"]'),
     (
         '{"type":"struct","fields":[{"field":"a","type":"int32"},{"field":"a","type":"int32"}]}',

@@ -185,12 +185,37 @@ def _int_converter(bits: int) -> Callable[[Any], Any]:
     return convert
 
 
+def jackson_base64(text: str) -> bytes:
+    """``TextNode.binaryValue``: Jackson's MIME-NO-LINEFEEDS Base64, padding required, white
+    space allowed between 4-character units only.
+
+    Raises:
+        ValueError: not such Base64.
+    """
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        if not any(ch <= " " for ch in text):
+            raise
+    units, unit = [], ""
+    for ch in text:
+        if ch <= " " and not unit:
+            continue
+        unit += ch
+        if len(unit) == 4:
+            units.append(unit)
+            unit = ""
+    if unit:
+        raise ValueError("Unexpected end of base64-encoded String")
+    return base64.b64decode("".join(units), validate=True)
+
+
 def _bytes_value(node: Any) -> bytes | None:
     """``JsonNode.binaryValue``: text as Base64, any other node null."""
     if not isinstance(node, str):
         return None
     try:
-        return base64.b64decode(node, validate=True)
+        return jackson_base64(node)
     except ValueError as e:
         raise ValueError("Invalid bytes field") from e
 
@@ -244,7 +269,7 @@ def _decimal_to_connect(schema: ConnectSchema, node: Any) -> Decimal:
         return number if number else number.copy_abs()  # a BigDecimal has no -0.00
     if isinstance(node, str):
         try:
-            raw = base64.b64decode(node, validate=True)
+            raw = jackson_base64(node)
         except ValueError as e:
             raise ValueError("Invalid bytes for Decimal field") from e
         if not raw:  # new BigInteger(new byte[0]): "Zero length BigInteger"
