@@ -292,7 +292,15 @@ def _date_to_connect(schema: ConnectSchema, node: Any) -> date:
             "Invalid type for Date, underlying representation should be integer but was "
             f"{json_type_name(node)}"
         )
-    return EPOCH_DAY + timedelta(days=node)
+    return _in_years(lambda: EPOCH_DAY + timedelta(days=node), "Date", node)
+
+
+def _in_years(make: Callable[[], Any], label: str, node: int) -> Any:
+    """A Date or Timestamp Python can hold (years 1 to 9999; Java's Date holds more)."""
+    try:
+        return make()
+    except OverflowError as e:
+        raise ValueError(f"{label} value {node} is outside the years 1 to 9999") from e
 
 
 def _time_to_connect(schema: ConnectSchema, node: Any) -> time:
@@ -314,7 +322,8 @@ def _timestamp_to_connect(schema: ConnectSchema, node: Any) -> datetime:
             "Invalid type for Timestamp, underlying representation should be integral but was "
             f"{json_type_name(node)}"
         )
-    return EPOCH + timedelta(milliseconds=_wrap(node, 64))
+    millis = _wrap(node, 64)
+    return _in_years(lambda: EPOCH + timedelta(milliseconds=millis), "Timestamp", millis)
 
 
 LOGICAL_TO_CONNECT: dict[str | None, Callable[[ConnectSchema, Any], Any]] = {

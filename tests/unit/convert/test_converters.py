@@ -361,3 +361,13 @@ def test_register_converter() -> None:
         from s3connect.convert import factory as converters
 
         converters._REGISTRY.pop("upper-test")
+
+
+@pytest.mark.parametrize(
+    ("schema", "payload"),
+    [({"type": "int64", "name": TIMESTAMP}, 10**17), ({"type": "int32", "name": DATE}, 3_000_000)],
+)
+def test_dates_beyond_python_years_are_data_errors(schema: Any, payload: int) -> None:
+    # Java's Date holds them; Python's datetime stops at year 9999: a record error, not a crash.
+    with pytest.raises(ValueError, match="outside the years 1 to 9999"):
+        JsonConverter().to_connect("t", envelope(schema, payload))
