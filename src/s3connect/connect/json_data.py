@@ -12,7 +12,7 @@ import operator
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from s3connect.connect.java_types import java_class, schemaless_type
 from s3connect.connect.logical import (
@@ -295,7 +295,7 @@ def _date_to_connect(schema: ConnectSchema, node: Any) -> date:
     return _in_years(lambda: EPOCH_DAY + timedelta(days=node), "Date", node)
 
 
-def _in_years(make: Callable[[], Any], label: str, node: int) -> Any:
+def _in_years(make: Callable[[], _T], label: str, node: int) -> _T:
     """A Date or Timestamp Python can hold (years 1 to 9999; Java's Date holds more)."""
     try:
         return make()
@@ -526,6 +526,7 @@ def _parsed_array(node: list[Any]) -> list[Any]:
 
 
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+_T = TypeVar("_T")
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _EPOCH = datetime(1970, 1, 1)
 _HASHED_KEY_TYPES = frozenset({Type.INT8, Type.INT16, Type.INT32, Type.INT64, Type.STRING})
