@@ -439,7 +439,7 @@ def _run(
         now_ms = 1_700_000_000_000 + 1700 * n  # the wall clock of each micro-batch
         task = PartitionTask(config, str(root), now_ms, line_path=line_path)
         try:
-            rows += [r for out in task(iter(micro_batch)) for r in out.to_pylist()]
+            rows += [_frameless(r) for out in task(iter(micro_batch)) for r in out.to_pylist()]
         except Exception as exc:  # the same failure on both paths
             rows.append(("failed", type(exc).__name__, str(exc)))
             break
@@ -451,6 +451,16 @@ def _run(
         entries = [e for c in saved.chunks for e in decode_pending("events", 2, c)]
         state = (saved.rotator.to_dict(), saved.next_offset, _flat(entries))
     return {"rows": rows, "objects": objects, "state": state}
+
+
+def _frameless(row: dict[str, Any]) -> dict[str, Any]:
+    """A dead letter's stack trace without its frames: which of the converter's internal paths
+    (its envelope prefix cache, warm or not) raised the same error is no difference."""
+    trace = row.get("exception_stacktrace")
+    if trace:
+        lines = trace.splitlines()
+        row["exception_stacktrace"] = "\n".join(line for line in lines if not line[:1].isspace())
+    return row
 
 
 def _flat(entries: list[Any]) -> list[tuple[Any, ...]]:
