@@ -217,6 +217,8 @@ class S3WriteConfig(S3Config):
     object_behavior_on_tagging_error: Literal["ignore", "fail"] = "ignore"
     enable_conditional_writes: bool = True
     """The flag only; :attr:`SinkConfig.conditional_writes` says whether it applies."""
+    send_digest: bool = False
+    """``s3.send.digest``: a ``Content-MD5`` header on every uploaded part."""
 
     @classmethod
     def read_onto(cls, r: KeyReader, s3: S3Config) -> S3WriteConfig:
@@ -248,6 +250,7 @@ class S3WriteConfig(S3Config):
             object_tagging_extra=extra,
             object_behavior_on_tagging_error="fail" if on_error == "fail" else "ignore",
             enable_conditional_writes=r.boolean("enable.conditional.writes", True),
+            send_digest=r.boolean("s3.send.digest", False),
         )
 
     def describe(self) -> dict[str, str]:
@@ -272,6 +275,7 @@ class S3WriteConfig(S3Config):
                     self.credentials_provider
                 ],
                 "enable.conditional.writes": bool_text(self.enable_conditional_writes),
+                "s3.send.digest": bool_text(self.send_digest),
             }
         )
         return d

@@ -50,7 +50,6 @@ NO_EFFECT_KEYS = frozenset(
         "retry.backoff.ms",
         "shutdown.timeout.ms",
         "s3.wan.mode",
-        "s3.send.digest",
         "s3.http.send.expect.continue",
         "s3.elastic.buffer.enable",
         "s3.elastic.buffer.init.capacity",
@@ -274,7 +273,6 @@ def _read_connector(r: KeyReader) -> str:
 
 
 _TYPED_NO_EFFECT = {
-    "s3.send.digest": "boolean",
     "s3.http.send.expect.continue": "boolean",
     "s3.elastic.buffer.enable": "boolean",
     "retry.backoff.ms": "long",

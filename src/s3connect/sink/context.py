@@ -116,6 +116,7 @@ def build_storage(config: SinkConfig) -> Storage:
             assume_role=config.s3.assume_role(),
             proxy=config.s3.proxy,
             conditional_writes=config.conditional_writes,
+            send_digest=config.s3.send_digest,
         )
     )
 

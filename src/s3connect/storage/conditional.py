@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 
 from s3connect.errors import StorageError
 
-__all__ = ["ObjectDigest", "Retry", "check_existing", "is_precondition_failed"]
+__all__ = ["ObjectDigest", "Retry", "check_existing", "head_object", "is_precondition_failed"]
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
@@ -102,11 +102,12 @@ def check_existing(
             refused the write.
     """
     where = f"s3://{bucket}/{key}"
-    head = _head(client, bucket, key, sse_args, retry)
+    head = head_object(client, bucket, key, sse_args, retry)
     if head is None:
         raise StorageError(
-            f"S3 refused the conditional write of {where} (the key is taken) but the object "
-            "is not there: contradicting answers; retry the query"
+            "Unexpected state - Contradicting response from conditional upload and file exists "
+            f"call in S3: S3 refused the conditional write of {where} (the key is taken) but "
+            "the object is not there; retry the query"
         )
     etag, size = str(head.get("ETag", "")).strip('"'), int(head.get("ContentLength", -1))
     same = etag == ours.etag() or (
@@ -121,7 +122,7 @@ def check_existing(
         )
         return
     raise StorageError(
-        f"{where} already exists with other content (ETag {etag}, {size} bytes; ours "
+        f"File already exists: {where} already exists with other content (ETag {etag}, {size} bytes; ours "
         f"{ours.etag()}, {ours.size} bytes) and enable.conditional.writes never overwrites: "
         "the existing object is kept and this micro-batch fails. Either another writer uses "
         "this bucket and topics.dir (give each writer its own), or a replay of this "
@@ -133,10 +134,11 @@ def check_existing(
     )
 
 
-def _head(
+def head_object(
     client: Any, bucket: str, key: str, sse_args: dict[str, Any], retry: Retry
 ) -> dict[str, Any] | None:
-    """``HeadObject`` of ``key``, None when S3 says it is not there (404)."""
+    """``HeadObject`` of ``key``, None when S3 says it is not there: a 404, which is all
+    ``S3FileUtils.fileExists`` takes for absent (``NoSuchKeyException``); other errors raise."""
 
     def head() -> dict[str, Any] | None:
         from botocore.exceptions import ClientError
@@ -148,7 +150,7 @@ def _head(
                 return None
             raise
 
-    return retry(f"checking s3://{bucket}/{key} after a refused conditional write", head)
+    return retry(f"checking s3://{bucket}/{key}", head)
 
 
 def _streamed_etag(

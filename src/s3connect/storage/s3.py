@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import io
 import logging
 import os
@@ -34,13 +35,19 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TypeVar
 
 from s3connect.errors import StorageError
-from s3connect.storage.conditional import ObjectDigest, check_existing, is_precondition_failed
+from s3connect.storage.conditional import (
+    ObjectDigest,
+    check_existing,
+    head_object,
+    is_precondition_failed,
+)
 from s3connect.storage.proxy import S3Proxy
 
 __all__ = [
     "AssumeRole",
     "S3Settings",
     "S3Storage",
+    "backoff_ms",
 ]
 
 T = TypeVar("T")
@@ -81,6 +88,7 @@ class S3Settings:
     assume_role: AssumeRole | None = None  # s3.credentials.provider.class
     proxy: S3Proxy | None = None  # s3.proxy.url, s3.proxy.user, s3.proxy.password
     conditional_writes: bool = False  # enable.conditional.writes, when Confluent enables it
+    send_digest: bool = False  # s3.send.digest: Content-MD5 on every part
 
     def __repr__(self) -> str:
         secret = "****" if self.secret_access_key else None
@@ -93,7 +101,7 @@ class S3Settings:
             f"sse_kms_key_id={self.sse_kms_key_id!r}, sse_customer_key={customer!r}, "
             f"acl={self.acl!r}, object_tagging={self.object_tagging}, "
             f"assume_role={self.assume_role!r}, proxy={self.proxy!r}, "
-            f"conditional_writes={self.conditional_writes})"
+            f"conditional_writes={self.conditional_writes}, send_digest={self.send_digest})"
         )
 
     __str__ = __repr__
@@ -110,6 +118,14 @@ class S3Settings:
             "SSECustomerAlgorithm": "AES256",
             "SSECustomerKey": base64.b64decode(self.sse_customer_key),
         }
+
+    def digest_args(self, body: bytes) -> dict[str, Any]:
+        """``Content-MD5`` of a part with ``s3.send.digest`` (``S3OutputStream.computeDigest``:
+        the base64 MD5 of the part's bytes), or none."""
+        if not self.send_digest:
+            return {}
+        md5 = hashlib.md5(body, usedforsecurity=False).digest()
+        return {"ContentMD5": base64.b64encode(md5).decode("ascii")}
 
     def create_args(self) -> dict[str, Any]:
         """ACL and SSE parameters of ``CreateMultipartUpload`` / ``PutObject``."""
@@ -130,6 +146,7 @@ class S3Settings:
 
 
 _MAX_BACKOFF_MS = 24 * 3600 * 1000  # Confluent's S3_RETRY_MAX_BACKOFF_TIME_MS
+_RETRIES_CEILING = 30  # the SDK's ExponentialDelayWithJitter doubles at most 30 times
 # The AWS SDK's default retry condition (Confluent's client): besides 5xx and client-side
 # failures (connection reset or refused, timeouts), these codes are transient.
 _TRANSIENT_CODES = frozenset(
@@ -178,6 +195,15 @@ def _describe(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def backoff_ms(base_ms: int, retries: int) -> int:
+    """The wait before retry ``retries + 1``: ``s3.retry.backoff.ms`` doubled per retry already
+    made, at most 30 times, capped at 24 hours (Confluent's ``ExponentialDelayWithJitter`` bound,
+    without its jitter); 0 for a negative base."""
+    if base_ms <= 0:
+        return 0
+    return min((1 << min(retries, _RETRIES_CEILING)) * base_ms, _MAX_BACKOFF_MS)
+
+
 def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
     """Run ``call``, retrying a transient failure ``s3.part.retries`` times, waiting
     ``s3.retry.backoff.ms`` before the first retry and twice as long before each next one
@@ -200,7 +226,7 @@ def _retrying(settings: S3Settings, what: str, call: Callable[[], T]) -> T:
                 raise StorageError(
                     f"{what} failed ({operation} to {endpoint}, {tries}): {_describe(exc)}"
                 ) from exc
-            delay_ms = min(settings.retry_backoff_ms * 2**attempt, _MAX_BACKOFF_MS)
+            delay_ms = backoff_ms(settings.retry_backoff_ms, attempt)
             attempt += 1
             logger.warning(
                 "%s failed (%s, attempt %d of %d), retrying in %d ms: %s",
@@ -249,18 +275,22 @@ class _S3Writer(io.RawIOBase):
             )
             self._upload_id = created["UploadId"]
         number = len(self._parts) + 1
-        response = _retrying(
-            s,
-            f"uploading part {number} of s3://{s.bucket}/{key}",
-            lambda: self._client.upload_part(
-                Bucket=s.bucket,
-                Key=key,
-                UploadId=self._upload_id,
-                PartNumber=number,
-                Body=body,
-                **s.sse_customer_args(),
-            ),
-        )
+        try:
+            response = _retrying(
+                s,
+                f"uploading part {number} of s3://{s.bucket}/{key}",
+                lambda: self._client.upload_part(
+                    Bucket=s.bucket,
+                    Key=key,
+                    UploadId=self._upload_id,
+                    PartNumber=number,
+                    Body=body,
+                    **s.sse_customer_args(),
+                    **s.digest_args(body),
+                ),
+            )
+        except StorageError as exc:  # S3OutputStream.uploadPart's IOException text
+            raise StorageError(f"Part upload failed: {exc}") from exc.__cause__
         self._parts.append({"PartNumber": number, "ETag": response["ETag"]})
 
     def commit(self) -> None:
@@ -280,7 +310,12 @@ class _S3Writer(io.RawIOBase):
             created = self._create(
                 f"writing s3://{s.bucket}/{key}",
                 lambda: self._client.put_object(
-                    Bucket=s.bucket, Key=key, Body=body, **s.create_args(), **condition
+                    Bucket=s.bucket,
+                    Key=key,
+                    Body=body,
+                    **s.create_args(),
+                    **s.digest_args(body),
+                    **condition,
                 ),
             )
         else:
@@ -382,6 +417,8 @@ class S3Storage:
         from botocore.exceptions import ClientError
 
         s = self.settings
+        if not s.bucket.strip():  # S3FileUtils.bucketExists: a blank name is no bucket
+            raise StorageError(f"Non-existent S3 bucket: {s.bucket}")
 
         def head() -> bool:
             try:
@@ -417,6 +454,21 @@ class S3Storage:
             raise
         if tags and self.settings.object_tagging:
             self._tag(key, tags)
+
+    def exists(self, key: str) -> bool:
+        """``S3Storage.exists``: whether ``key`` holds an object (``HeadObject``, retried); a
+        blank key is none, and so is S3's 404 (``S3FileUtils.fileExists``); other errors raise.
+
+        Raises:
+            StorageError: S3 answered anything else than the object or 404.
+        """
+        if not key.strip():
+            return False
+        s = self.settings
+        return head_object(self._client, s.bucket, key, s.sse_customer_args(), self._retry) is not None
+
+    def _retry(self, what: str, call: Callable[[], T]) -> T:
+        return _retrying(self.settings, what, call)
 
     def _tag(self, key: str, tags: Mapping[str, str]) -> None:
         """``TopicPartitionWriter.tagFile``: ``PutObjectTagging`` on the committed object."""

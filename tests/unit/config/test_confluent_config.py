@@ -281,13 +281,12 @@ def test_schema_partitioner_affix_type_exception_on_wrong_value() -> None:
 
 
 def test_send_digest_config_default() -> None:
-    # s3.send.digest has no effect here (README "Compatibility"): accepted, not listed unset.
-    assert "s3.send.digest" not in config(drop=("s3.send.digest",)).ignored_keys
+    assert config(drop=("s3.send.digest",)).s3.send_digest is False
 
 
 def test_send_digest_config() -> None:
-    for value in ("true", "false"):
-        assert "s3.send.digest" in config({"s3.send.digest": value}).ignored_keys
+    assert config({"s3.send.digest": "true"}).s3.send_digest is True
+    assert config({"s3.send.digest": "false"}).s3.send_digest is False
 
 
 def test_send_digest_config_on_wrong_value() -> None:
