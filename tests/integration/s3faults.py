@@ -7,7 +7,7 @@ unless a :class:`Rule` injects a :class:`Fault` into it: an S3 error (``500 Inte
 ``503 SlowDown``), a connection reset without an answer, an answer lost after the server acted,
 or a delay. A rule names S3 operations (told apart by method and query, see :func:`operation`),
 optionally a key, and how many matching requests it takes: the first N, or every one while it is
-on (an outage). Every request is recorded (:class:`Seen`). Point a connector at it with
+on (an outage). Every request is recorded with its headers (:class:`Seen`). Point a connector at it with
 ``store.url=<front.url>``.
 """
 
@@ -20,7 +20,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -130,6 +130,7 @@ class Seen:
     upstream: int | None
     at: float  # time.monotonic() when the request arrived
     took: float  # seconds until it was answered (or dropped)
+    headers: Mapping[str, str] = field(default_factory=dict)  # as sent, names in lower case
 
 
 def operation(method: str, path: str, query: str, copy_source: bool = False) -> str:
@@ -209,7 +210,8 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             front._record(
                 Seen(op, self.command, bucket, key, fault.name if fault else None, self._status,
-                     self._upstream, started, time.monotonic() - started)
+                     self._upstream, started, time.monotonic() - started,
+                     {name.lower(): value for name, value in self.headers.items()})
             )  # fmt: skip
 
     do_GET = do_PUT = do_POST = do_HEAD = do_DELETE = do_request

@@ -268,7 +268,7 @@ def test_an_outage_fails_the_cli_run_and_a_rerun_completes_identically(
     lines = done.stderr.splitlines()
     assert lines[0] == "s3connect sink failed: S3 could not be used (s3connect.errors.StorageError)"
     assert lines[1].startswith(
-        f"  uploading part 1 of s3://{bucket}/{key} failed (UploadPart to {front.url}, "
+        f"  Part upload failed: uploading part 1 of s3://{bucket}/{key} failed (UploadPart to {front.url}, "
         "3 attempts): "
         "InternalError (HTTP 500)"
     )
