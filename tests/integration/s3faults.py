@@ -7,8 +7,8 @@ unless a :class:`Rule` injects a :class:`Fault` into it: an S3 error (``500 Inte
 ``503 SlowDown``), a connection reset without an answer, an answer lost after the server acted,
 or a delay. A rule names S3 operations (told apart by method and query, see :func:`operation`),
 optionally a key, and how many matching requests it takes: the first N, or every one while it is
-on (an outage). Every request is recorded with its headers (:class:`Seen`). Point a connector at it with
-``store.url=<front.url>``.
+on (an outage). Every request is recorded, with its headers (:class:`Seen`). Point a connector at
+it with ``store.url=<front.url>``.
 """
 
 from __future__ import annotations

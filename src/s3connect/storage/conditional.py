@@ -122,14 +122,14 @@ def check_existing(
         )
         return
     raise StorageError(
-        f"File already exists: {where} already exists with other content (ETag {etag}, {size} bytes; ours "
-        f"{ours.etag()}, {ours.size} bytes) and enable.conditional.writes never overwrites: "
-        "the existing object is kept and this micro-batch fails. Either another writer uses "
-        "this bucket and topics.dir (give each writer its own), or a replay of this "
-        "micro-batch cut the file elsewhere than the earlier attempt did "
-        "(rotate.schedule.interval.ms rotates on wall-clock time). Check the object; if it is "
-        "from an earlier attempt of this query, delete it (or set "
-        "enable.conditional.writes=false) and restart: the query rewrites it from its "
+        f"File already exists: {where} already exists with other content (ETag {etag}, "
+        f"{size} bytes; ours {ours.etag()}, {ours.size} bytes) and "
+        "enable.conditional.writes never overwrites: the existing object is kept and this "
+        "micro-batch fails. Either another writer uses this bucket and topics.dir (give "
+        "each writer its own), or a replay of this micro-batch cut the file elsewhere than "
+        "the earlier attempt did (rotate.schedule.interval.ms rotates on wall-clock time). "
+        "Check the object; if it is from an earlier attempt of this query, delete it (or "
+        "set enable.conditional.writes=false) and restart: the query rewrites it from its "
         "checkpoint."
     )
 

@@ -465,7 +465,8 @@ class S3Storage:
         if not key.strip():
             return False
         s = self.settings
-        return head_object(self._client, s.bucket, key, s.sse_customer_args(), self._retry) is not None
+        head = head_object(self._client, s.bucket, key, s.sse_customer_args(), self._retry)
+        return head is not None
 
     def _retry(self, what: str, call: Callable[[], T]) -> T:
         return _retrying(self.settings, what, call)

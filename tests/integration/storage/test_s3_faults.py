@@ -268,8 +268,8 @@ def test_an_outage_fails_the_cli_run_and_a_rerun_completes_identically(
     lines = done.stderr.splitlines()
     assert lines[0] == "s3connect sink failed: S3 could not be used (s3connect.errors.StorageError)"
     assert lines[1].startswith(
-        f"  Part upload failed: uploading part 1 of s3://{bucket}/{key} failed (UploadPart to {front.url}, "
-        "3 attempts): "
+        f"  Part upload failed: uploading part 1 of s3://{bucket}/{key} failed (UploadPart to "
+        f"{front.url}, 3 attempts): "
         "InternalError (HTTP 500)"
     )
     assert len(attempts) == 3, "s3.part.retries=3: three attempts, none added by botocore"

@@ -41,11 +41,11 @@ def _calculate_exponential_delay(retries_attempted: int, base_delay: int) -> int
 
 
 def _assert_compute_retry_in_range(retry_attempts: int, retry_backoff_ms: int) -> None:
-    settings = _storage({"s3.retry.backoff.ms": str(retry_backoff_ms)}).settings
-    assert settings.retry_backoff_ms == retry_backoff_ms
+    base = config({"s3.retry.backoff.ms": str(retry_backoff_ms)}).s3.retry_backoff_ms
+    assert base == retry_backoff_ms
     for retries in range(retry_attempts + 1):
         max_result = _calculate_exponential_delay(retries, retry_backoff_ms)
-        result = backoff_ms(settings.retry_backoff_ms, retries)
+        result = backoff_ms(base, retries)
         # Confluent's full jitter waits anywhere in [0, max_result]; ours (no jitter, README
         # "Faults") waits max_result itself.
         assert 0 <= result <= max_result
