@@ -8,7 +8,8 @@ writer is at most one part.
 
 S3 options as Confluent's ``S3OutputStream`` / ``S3Storage`` send them: the canned ACL and SSE
 headers on the request that creates the object (``CreateMultipartUpload`` or ``PutObject``), the
-SSE-C key also on every ``UploadPart``; object tags with a ``PutObjectTagging`` call after the
+SSE-C key also on every ``UploadPart``, with ``s3.send.digest`` a ``Content-MD5`` on every part
+(and on a one-part ``PutObject``); object tags with a ``PutObjectTagging`` call after the
 object is complete (retried like parts; ``s3.object.behavior.on.tagging.error`` decides whether
 a failure fails the write). Every request is retried by :func:`_retrying` alone (botocore's own
 retries are off): ``s3.part.retries`` attempts in all for a transient failure, waiting
