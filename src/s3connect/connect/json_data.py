@@ -37,6 +37,7 @@ from s3connect.connect.schema import (
     Field,
     Type,
 )
+from s3connect.connect.validate import validate_value
 from s3connect.util.jackson import Float32, dump
 from s3connect.util.java_hashmap import hashmap_order, hashmap_permutation
 
@@ -391,26 +392,8 @@ def map_entries(node: Any) -> list[Any]:
 def check_struct_value(field: Field, value: Any) -> None:
     """``Struct.put``'s validation of a converted field value: a null (a string or bytes
     schema's reading of another JSON type) only where the schema is optional, in arrays and
-    maps too."""
-    _check_nulls(field.schema, value, f'field: "{field.name}"')
-
-
-def _check_nulls(schema: ConnectSchema | None, value: Any, location: str) -> None:
-    if schema is None:
-        return
-    if value is None:
-        if not schema.optional:
-            raise ValueError(
-                f"Invalid value: null used for required {location}, schema type: {schema.type.name}"
-            )
-        return
-    if schema.type is Type.ARRAY and isinstance(value, list):
-        for item in value:
-            _check_nulls(schema.value_schema, item, f"element of array {location}")
-    elif schema.type is Type.MAP and isinstance(value, dict):
-        for key, item in value.items():
-            _check_nulls(schema.key_schema, key, f"key of map {location}")
-            _check_nulls(schema.value_schema, item, f"value of map {location}")
+    maps too (``ConnectSchema.validateValue``)."""
+    validate_value(field.schema, value, field.name)
 
 
 def keyed_hashmap(result: dict[Any, Any], key_schema: ConnectSchema | None) -> dict[Any, Any]:

@@ -57,6 +57,7 @@ from s3connect.connect.schema import (
     Field,
     Type,
 )
+from s3connect.connect.validate import validate_value
 from s3connect.convert.avro_anything import PARSED as ANYTHING_PARSED
 from s3connect.convert.avro_anything import anything_value, is_anything
 from s3connect.convert.codegen import connect_to_avro_fast
@@ -1367,30 +1368,6 @@ def _to_logical(schema: ConnectSchema, value: Any) -> Any:
     return EPOCH + timedelta(milliseconds=value)
 
 
-def _check_default(schema: ConnectSchema, value: Any) -> None:
-    """ConnectSchema.validateValue for a default: containers of the schema's kind, and no null
-    for a required field, element, key or value."""
-    if value is None:
-        if not schema.optional:
-            raise ValueError("Invalid value: null used for required field")
-        return
-    t = schema.type
-    if t in _CONTAINERS and not isinstance(value, list if t is Type.ARRAY else dict):
-        raise ValueError(f"Invalid Java object for schema type {t.name}: {type(value).__name__}")
-    if t is Type.STRUCT:
-        for f in schema.fields:
-            _check_default(f.schema, value.get(f.name))
-    elif t is Type.ARRAY:
-        assert schema.value_schema is not None
-        for item in value:
-            _check_default(schema.value_schema, item)
-    elif t is Type.MAP:
-        assert schema.key_schema is not None and schema.value_schema is not None
-        for k, v in value.items():
-            _check_default(schema.key_schema, k)
-            _check_default(schema.value_schema, v)
-
-
 def _with_default(schema: ConnectSchema, a: _Avro, field_default: Any) -> ConnectSchema:
     """The default: the field's (flagged as such without a ``connect.default``), else the
     ``connect.default`` property."""
@@ -1407,7 +1384,7 @@ def _with_default(schema: ConnectSchema, a: _Avro, field_default: Any) -> Connec
             return schema
         if value is None:
             return schema
-        _check_default(_non_optional(schema), value)
+        validate_value(_non_optional(schema), value)  # SchemaBuilder.defaultValue
     except (ValueError, TypeError, OverflowError):  # "Ignoring invalid default"
         return schema
     return dataclasses.replace(schema, default=value)

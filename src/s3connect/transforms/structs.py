@@ -10,6 +10,7 @@ from typing import Any
 from s3connect.connect.java_types import java_class
 from s3connect.connect.json_data import as_hashmap
 from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.connect.validate import validate_value
 from s3connect.transforms.base import DataError
 from s3connect.util.java_hashmap import copied_capacity, sized_capacity
 
@@ -87,16 +88,15 @@ def field_value(struct: Mapping[str, Any], field: Field, with_default: bool = Tr
 
 
 def check_put(field: Field, value: Any) -> Any:
-    """``Struct.put``'s check of a null value: only an optional field takes one.
+    """``Struct.put(field, value)``'s validation (``ConnectSchema.validateValue``).
 
     Raises:
-        DataError: null for a required field.
+        DataError: a value the field's schema does not take (a null for a required field).
     """
-    if value is None and not field.schema.optional:
-        raise DataError(
-            f'Invalid value: null used for required field: "{field.name}", '
-            f"schema type: {field.schema.type.name}"
-        )
+    try:
+        validate_value(field.schema, value, field.name)
+    except ValueError as e:
+        raise DataError(str(e)) from None
     return value
 
 
