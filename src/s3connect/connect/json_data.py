@@ -24,6 +24,7 @@ from s3connect.connect.logical import (
     decimal_scale,
     decimal_to_bytes,
     decimal_unscaled,
+    millis_to_time,
     time_to_millis,
     timestamp_to_millis,
 )
@@ -304,17 +305,13 @@ def _in_years(make: Callable[[], _T], label: str, node: int) -> _T:
         raise ValueError(f"{label} value {node} is outside the years 1 to 9999") from e
 
 
-def _time_to_connect(schema: ConnectSchema, node: Any) -> time:
+def _time_to_connect(schema: ConnectSchema, node: Any) -> time | datetime:
     if not _is_int(node):
         raise ValueError(
             "Invalid type for Time, underlying representation should be integer but was "
             f"{json_type_name(node)}"
         )
-    if not 0 <= node < MS_PER_DAY:
-        raise ValueError(
-            "Time values must use number of milliseconds greater than 0 and less than 86400000"
-        )
-    return (datetime.min + timedelta(milliseconds=node)).time()
+    return millis_to_time(node)
 
 
 def _timestamp_to_connect(schema: ConnectSchema, node: Any) -> datetime:

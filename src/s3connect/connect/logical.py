@@ -13,11 +13,13 @@ from s3connect.connect.schema import ConnectSchema
 __all__ = [
     "EPOCH",
     "EPOCH_DAY",
+    "TIME_RANGE",
     "bytes_to_decimal",
     "date_to_days",
     "decimal_scale",
     "decimal_to_bytes",
     "decimal_unscaled",
+    "millis_to_time",
     "time_to_millis",
     "timestamp_to_millis",
 ]
@@ -42,9 +44,19 @@ def timestamp_to_millis(value: Any) -> int:
 
 
 def date_to_days(value: Any) -> int:
-    """Days since the epoch of a Connect Date value."""
+    """Days since the epoch of a Connect Date value (``Date.fromLogical``: a datetime, Java's
+    ``java.util.Date``, must be at midnight UTC).
+
+    Raises:
+        ValueError: a datetime with a time of day, Kafka's message.
+    """
     if isinstance(value, datetime):
-        value = value.date() if value.tzinfo is None else value.astimezone(UTC).date()
+        utc = value if value.tzinfo is None else value.astimezone(UTC)
+        if utc.hour or utc.minute or utc.second or utc.microsecond // 1000:
+            raise ValueError(
+                "Kafka Connect Date type should not have any time fields set to non-zero values."
+            )
+        value = utc.date()
     if isinstance(value, date):
         return (value - EPOCH_DAY).days
     if isinstance(value, int) and not isinstance(value, bool):
@@ -53,14 +65,43 @@ def date_to_days(value: Any) -> int:
 
 
 def time_to_millis(value: Any) -> int:
-    """Milliseconds since midnight of a Connect Time value."""
+    """Milliseconds since midnight of a Connect Time value (``Time.fromLogical``: a datetime,
+    Java's ``java.util.Date``, must be within the epoch's day, 0 to 86400000 ms).
+
+    Raises:
+        ValueError: a datetime out of that day, Kafka's message.
+    """
     if isinstance(value, time):
         return (value.hour * 3600 + value.minute * 60 + value.second) * 1000 + (
             value.microsecond // 1000
         )
+    if isinstance(value, datetime):
+        millis = timestamp_to_millis(value)
+        if not 0 <= millis <= MS_PER_DAY:
+            raise ValueError(
+                "Kafka Connect Time type should not have any date fields set to non-zero values."
+            )
+        return millis
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise ValueError(f"Time value must be a time, got {type(value).__name__}")
+
+
+TIME_RANGE = "Time values must use number of milliseconds greater than 0 and less than 86400000"
+"""``Time.toLogical``'s message for milliseconds out of 0 to 86400000."""
+
+
+def millis_to_time(millis: int) -> time | datetime:
+    """``Time.toLogical``: 0 to 86400000 ms (the last, 24:00, is a datetime here, as Python's
+    times end before it).
+
+    Raises:
+        ValueError: milliseconds out of that range (:data:`TIME_RANGE`).
+    """
+    if not 0 <= millis <= MS_PER_DAY:
+        raise ValueError(TIME_RANGE)
+    moment = EPOCH + timedelta(milliseconds=millis)
+    return moment.time() if millis < MS_PER_DAY else moment
 
 
 def decimal_scale(schema: ConnectSchema) -> int:

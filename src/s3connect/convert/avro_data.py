@@ -38,12 +38,12 @@ from s3connect.connect.json_data import as_hashmap, dumps_json
 from s3connect.connect.logical import (
     EPOCH,
     EPOCH_DAY,
-    MS_PER_DAY,
     bytes_to_decimal,
     date_to_days,
     decimal_scale,
     decimal_to_bytes,
     decimal_unscaled,
+    millis_to_time,
     time_to_millis,
     timestamp_to_millis,
 )
@@ -1362,9 +1362,7 @@ def _to_logical(schema: ConnectSchema, value: Any) -> Any:
     if name == DATE:
         return EPOCH_DAY + timedelta(days=value)
     if name == TIME:
-        if not 0 <= value < MS_PER_DAY:
-            raise ValueError("Time values must be between 0 and 86400000 ms")
-        return (datetime.min + timedelta(milliseconds=value)).time()
+        return millis_to_time(value)
     return EPOCH + timedelta(milliseconds=value)
 
 

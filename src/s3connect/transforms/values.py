@@ -20,6 +20,7 @@ from s3connect.connect.logical import (
     EPOCH,
     EPOCH_DAY,
     date_to_days,
+    millis_to_time,
     time_to_millis,
     timestamp_to_millis,
 )
@@ -102,19 +103,15 @@ def timestamp_from_millis(millis: int) -> datetime:
 
 
 def time_from_millis(millis: int) -> time | datetime:
-    """``Time.toLogical`` of ``(int) millis``: 0 to 86400000 ms (the last, 24:00, is a
-    datetime here, as Python's times end before it).
+    """``Time.toLogical`` of ``(int) millis`` (:func:`~s3connect.connect.logical.millis_to_time`).
 
     Raises:
-        DataError: Kafka's message for milliseconds out of that range.
+        DataError: Kafka's message for milliseconds out of 0 to 86400000.
     """
-    millis = wrap(millis, 32)
-    if not 0 <= millis <= DAY_MS:
-        raise DataError(
-            "Time values must use number of milliseconds greater than 0 and less than 86400000"
-        )
-    moment = timestamp_from_millis(millis)
-    return moment.time() if millis < DAY_MS else moment
+    try:
+        return millis_to_time(wrap(millis, 32))
+    except ValueError as e:
+        raise DataError(str(e)) from None
 
 
 def date_format_for(millis: int) -> str:
