@@ -24,7 +24,6 @@ per pair of schemas.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import struct
 from collections.abc import Callable, Mapping
@@ -112,7 +111,10 @@ def project_record(record: SinkRecord, target: ConnectSchema) -> SinkRecord:
         source, record.value, target, topic=record.topic, partition=record.partition,
         offset=record.offset,
     )  # fmt: skip
-    return dataclasses.replace(record, value=value, value_schema=target)
+    return record.new_record(  # StorageSchemaCompatibility.project's newRecord
+        record.topic, record.partition, record.key_schema, record.key, target, value,
+        record.timestamp,
+    )  # fmt: skip
 
 
 def project_value(

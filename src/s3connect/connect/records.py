@@ -37,6 +37,31 @@ class SinkRecord:
     value_schema: ConnectSchema | None = None
     headers: tuple[Header, ...] = ()
 
+    def new_record(
+        self,
+        topic: str,
+        partition: int,
+        key_schema: ConnectSchema | None,
+        key: Any,
+        value_schema: ConnectSchema | None,
+        value: Any,
+        timestamp: int | None,
+        headers: tuple[Header, ...] | None = None,
+    ) -> SinkRecord:
+        """``SinkRecord.newRecord``: a record of the same offset with these fields, and these
+        headers (this record's when None)."""
+        return SinkRecord(
+            topic,
+            partition,
+            self.offset,
+            timestamp,
+            key,
+            value,
+            key_schema,
+            value_schema,
+            self.headers if headers is None else headers,
+        )
+
 
 @dataclass(slots=True)  # not frozen, for speed (see records.SinkRecord)
 class RawRecord:

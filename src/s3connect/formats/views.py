@@ -24,7 +24,6 @@ What each view holds, as Confluent's views make it:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any, BinaryIO, Literal
 
@@ -114,7 +113,10 @@ def headers_view(record: SinkRecord, envelop: bool) -> SinkRecord:
 
 
 def _with_value(record: SinkRecord, schema: ConnectSchema | None, value: Any) -> SinkRecord:
-    return dataclasses.replace(record, value=value, value_schema=schema)
+    return record.new_record(
+        record.topic, record.partition, record.key_schema, record.key, schema, value,
+        record.timestamp,
+    )  # fmt: skip
 
 
 class ViewFormat:

@@ -89,31 +89,27 @@ class Predicate(ABC):
 
 def with_key(record: SinkRecord, schema: ConnectSchema | None, key: Any) -> SinkRecord:
     """The record with another key and key schema."""
-    return SinkRecord(
+    return record.new_record(
         record.topic,
         record.partition,
-        record.offset,
-        record.timestamp,
-        key,
-        record.value,
         schema,
+        key,
         record.value_schema,
-        record.headers,
+        record.value,
+        record.timestamp,
     )
 
 
 def with_value(record: SinkRecord, schema: ConnectSchema | None, value: Any) -> SinkRecord:
     """The record with another value and value schema."""
-    return SinkRecord(
+    return record.new_record(
         record.topic,
         record.partition,
-        record.offset,
-        record.timestamp,
-        record.key,
-        value,
         record.key_schema,
+        record.key,
         schema,
-        record.headers,
+        value,
+        record.timestamp,
     )
 
 
@@ -128,31 +124,28 @@ def with_operating(
 
 def with_headers(record: SinkRecord, headers: tuple[Header, ...]) -> SinkRecord:
     """The record with other headers."""
-    return SinkRecord(
+    return record.new_record(
         record.topic,
         record.partition,
-        record.offset,
-        record.timestamp,
-        record.key,
-        record.value,
         record.key_schema,
+        record.key,
         record.value_schema,
+        record.value,
+        record.timestamp,
         headers,
     )
 
 
 def with_topic(record: SinkRecord, topic: str) -> SinkRecord:
     """The record routed to another topic."""
-    return SinkRecord(
+    return record.new_record(
         topic,
         record.partition,
-        record.offset,
-        record.timestamp,
-        record.key,
-        record.value,
         record.key_schema,
+        record.key,
         record.value_schema,
-        record.headers,
+        record.value,
+        record.timestamp,
     )
 
 
