@@ -8,15 +8,19 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from s3connect.connect.schema import ConnectSchema
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 
 __all__ = [
+    "DATE_SCHEMA",
     "EPOCH",
     "EPOCH_DAY",
+    "TIMESTAMP_SCHEMA",
     "TIME_RANGE",
+    "TIME_SCHEMA",
     "bytes_to_decimal",
     "date_to_days",
     "decimal_scale",
+    "decimal_schema",
     "decimal_to_bytes",
     "decimal_unscaled",
     "millis_to_time",
@@ -30,6 +34,20 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 EPOCH_DAY = date(1970, 1, 1)
 
 MS_PER_DAY = 86_400_000
+
+DATE_SCHEMA = ConnectSchema(Type.INT32, name=DATE, version=1)
+"""Kafka's ``Date.SCHEMA``."""
+
+TIME_SCHEMA = ConnectSchema(Type.INT32, name=TIME, version=1)
+"""Kafka's ``Time.SCHEMA``."""
+
+TIMESTAMP_SCHEMA = ConnectSchema(Type.INT64, name=TIMESTAMP, version=1)
+"""Kafka's ``Timestamp.SCHEMA``."""
+
+
+def decimal_schema(scale: int) -> ConnectSchema:
+    """Kafka's ``Decimal.schema(scale)``."""
+    return ConnectSchema(Type.BYTES, name=DECIMAL, version=1, parameters={"scale": str(scale)})
 
 
 def timestamp_to_millis(value: Any) -> int:

@@ -13,7 +13,14 @@ from decimal import Decimal
 from typing import Any
 
 from s3connect.connect.java_types import java_class, schema_text
-from s3connect.connect.logical import bytes_to_decimal, decimal_scale
+from s3connect.connect.logical import (
+    DATE_SCHEMA,
+    TIME_SCHEMA,
+    TIMESTAMP_SCHEMA,
+    bytes_to_decimal,
+    decimal_scale,
+    decimal_schema,
+)
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.transforms.base import DataError
 from s3connect.transforms.date_format import DAY_MS
@@ -47,9 +54,6 @@ __all__ = [
     "convert_to_timestamp",
 ]
 
-DATE_SCHEMA = ConnectSchema(Type.INT32, name=DATE, version=1)
-TIME_SCHEMA = ConnectSchema(Type.INT32, name=TIME, version=1)
-TIMESTAMP_SCHEMA = ConnectSchema(Type.INT64, name=TIMESTAMP, version=1)
 _ARRAY = ConnectSchema(Type.ARRAY, value_schema=ConnectSchema(Type.STRING))
 _MAP = ConnectSchema(Type.MAP, key_schema=ConnectSchema(Type.STRING))
 _STRUCT = ConnectSchema(Type.STRUCT)
@@ -187,8 +191,7 @@ def convert_to_decimal(schema: ConnectSchema | None, value: Any, scale: int) -> 
     """
     if value is None:
         raise DataError(_NULL)
-    to = ConnectSchema(Type.BYTES, name=DECIMAL, version=1, parameters={"scale": str(scale)})
-    return _to_decimal(to, value)
+    return _to_decimal(decimal_schema(scale), value)
 
 
 def _required(convert: Any, to: ConnectSchema, source: ConnectSchema | None, value: Any) -> Any:

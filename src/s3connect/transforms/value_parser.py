@@ -14,8 +14,15 @@ from decimal import Decimal
 from typing import Any
 
 from s3connect.connect.java_types import LONG_MAX, LONG_MIN, LinkedHashMap
-from s3connect.connect.logical import EPOCH, EPOCH_DAY
-from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Type
+from s3connect.connect.logical import (
+    DATE_SCHEMA,
+    EPOCH,
+    EPOCH_DAY,
+    TIME_SCHEMA,
+    TIMESTAMP_SCHEMA,
+    decimal_schema,
+)
+from s3connect.connect.schema import DATE, TIME, TIMESTAMP, ConnectSchema, Type
 from s3connect.transforms.base import DataError
 from s3connect.transforms.date_format import DAY_MS
 from s3connect.transforms.jvm import java_trim, parse_big_decimal, to_float32
@@ -39,9 +46,7 @@ SchemaAndValue = tuple[ConnectSchema | None, Any]
 _STRING = ConnectSchema(Type.STRING)
 _BOOLEAN = ConnectSchema(Type.BOOLEAN)
 _INTS = {t: ConnectSchema(t) for t in (Type.INT8, Type.INT16, Type.INT32, Type.INT64)}
-_DATE = ConnectSchema(Type.INT32, name=DATE, version=1)
-_TIME = ConnectSchema(Type.INT32, name=TIME, version=1)
-_TIMESTAMP = ConnectSchema(Type.INT64, name=TIMESTAMP, version=1)
+_DATE, _TIME, _TIMESTAMP = DATE_SCHEMA, TIME_SCHEMA, TIMESTAMP_SCHEMA
 _TEMPORALS = {
     len(ISO_TIME) - 2: (_TIME, SimpleDateFormat(ISO_TIME)),
     len(ISO_TIMESTAMP) - 4: (_TIMESTAMP, SimpleDateFormat(ISO_TIMESTAMP)),
@@ -370,8 +375,7 @@ def _parse_number(token: str) -> SchemaAndValue | None:
     as_double = float(decimal)
     if abs(as_double) != float("inf") and scale != 0:
         return (ConnectSchema(Type.FLOAT64), as_double)
-    schema = ConnectSchema(Type.BYTES, name=DECIMAL, version=1, parameters={"scale": str(scale)})
-    return (schema, decimal)
+    return (decimal_schema(scale), decimal)
 
 
 def _parse_temporal(token: str) -> SchemaAndValue | None:
