@@ -32,7 +32,7 @@ from s3connect.transforms.base import DataError, Predicate, Transformation
 from s3connect.transforms.filter import Filter
 from s3connect.transforms.jvm import java_trim
 from s3connect.transforms.registry import PREDICATES, TRANSFORMATIONS
-from s3connect.transforms.settings import Settings, shown
+from s3connect.transforms.settings import Settings, invalid_value
 
 __all__ = [
     "Stage",
@@ -236,12 +236,12 @@ def _aliases(config: Mapping[str, Any], key: str, problems: list[str]) -> list[s
         trimmed = java_trim(raw)
         aliases = [] if trimmed == "" else _COMMA.split(trimmed)
     else:
-        problems.append(f"{key}={shown(raw)} is invalid: must be a comma-separated list of aliases")
+        problems.append(invalid_value(key, raw, "must be a comma-separated list of aliases"))
         return []
     if "" in aliases:
-        problems.append(f"{key}={shown(raw)} is invalid: an alias is empty")
+        problems.append(invalid_value(key, aliases, "an alias is empty"))
     if len(set(aliases)) < len(aliases):
-        problems.append(f"{key}={shown(raw)} is invalid: Duplicate alias provided.")
+        problems.append(invalid_value(key, aliases, "Duplicate alias provided."))
     return [a for a in dict.fromkeys(aliases) if a]
 
 
@@ -259,7 +259,7 @@ def _class_name(s: Settings, kind: str, allowed: Iterable[str]) -> str | None:
             s.missing("type", listing)
         return None
     if name not in names:
-        s.invalid("type", name, f"unknown {kind} class; must be {listing}")
+        s.invalid("type", name, f"Class {name} could not be found. Must be {listing}")
         return None
     return name
 
@@ -320,7 +320,7 @@ def _stage(
 def _orphan_keys(config: Mapping[str, Any], key: str, aliases: list[str]) -> list[str]:
     prefixes = tuple(f"{key}.{alias}." for alias in aliases)
     return [
-        f"{k}={shown(v)} is invalid: not a key of an alias listed in {key}"
+        invalid_value(k, v, f"not a key of an alias listed in {key}")
         for k, v in config.items()
         if k.startswith(f"{key}.") and not k.startswith(prefixes)
     ]

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from s3connect.transforms.jvm import java_trim
 
-__all__ = ["REQUIRED", "Settings", "shown"]
+__all__ = ["REQUIRED", "Settings", "invalid_value", "java_text", "shown"]
 
 
 class _Required:
@@ -34,6 +34,20 @@ def shown(value: Any) -> str:
         value = "true" if value else "false"
     text = str(value)
     return text if text != "" else "''"
+
+
+def java_text(value: Any) -> str:
+    """A config value as Java's ``String.valueOf`` shows it (lists as ``[a, b]``)."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(java_text(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def invalid_value(key: str, value: Any, message: str) -> str:
+    """Kafka's ``ConfigException(name, value, message)`` text."""
+    return f"Invalid value {java_text(value)} for configuration {key}: {message}"
 
 
 class Settings:
@@ -66,12 +80,16 @@ class Settings:
         return name in self.raw
 
     def invalid(self, name: str, value: Any, allowed: str) -> None:
-        """Report an invalid value."""
-        self.problems.append(f"{self.key(name)}={shown(value)} is invalid: {allowed}")
+        """Report an invalid value, in the words of Kafka's ``ConfigException(name, value, msg)``."""
+        self.problems.append(invalid_value(self.key(name), value, allowed))
 
     def missing(self, name: str, allowed: str) -> None:
-        """Report a required key that is not set."""
-        self.problems.append(f"{self.key(name)} is missing: required, {allowed}")
+        """Report a required key that is not set, as Kafka's ``ConfigDef`` does (``allowed``
+        follows as a hint)."""
+        self.problems.append(
+            f'Missing required configuration "{self.key(name)}" which has no default value. '
+            f"({allowed})"
+        )
 
     def problem(self, text: str) -> None:
         """Report a problem that is about several keys."""

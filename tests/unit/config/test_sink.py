@@ -1308,8 +1308,11 @@ def test_a_transform_chain_is_read_checked_and_described() -> None:
 
 def test_transform_problems_name_their_keys() -> None:
     text = problems({"transforms": "a,b", "transforms.b.type": "com.example.Nope"})
-    assert "transforms.a.type is missing" in text
-    assert "transforms.b.type=com.example.Nope is invalid: unknown transformation class" in text
+    assert 'Missing required configuration "transforms.a.type"' in text
+    assert (
+        "Invalid value com.example.Nope for configuration transforms.b.type: Class com.example.Nope could not be found."
+        in text
+    )
 
 
 @pytest.mark.parametrize(

@@ -165,7 +165,7 @@ def test_any_kafka_transform_and_extract_topic_are_accepted_unknown_classes_refu
     )
     assert c.destination("orders") is None  # ExtractTopic: chosen record by record
     message = problems({**MINIMAL, **ADD_PREFIX, "transforms.AddPrefix.type": "com.acme.Nope"})
-    assert "transforms.AddPrefix.type=com.acme.Nope is invalid" in message
+    assert "Invalid value com.acme.Nope for configuration transforms.AddPrefix.type" in message
 
 
 def test_writing_back_into_the_source_topic_needs_an_explicit_key() -> None:

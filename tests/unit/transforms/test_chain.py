@@ -107,7 +107,8 @@ def test_class_names_are_kafkas_exactly() -> None:
     ]
     text = one_problems("InsertField")  # no $Key / $Value
     assert (
-        "transforms.t.type=org.apache.kafka.connect.transforms.InsertField is invalid: unknown "
+        "Invalid value org.apache.kafka.connect.transforms.InsertField for configuration transforms.t.type: Class "
+        "org.apache.kafka.connect.transforms.InsertField could not be found. Must be a "
         "transformation class" in text
     )
     assert (
@@ -135,20 +136,21 @@ def test_all_problems_are_reported_at_once() -> None:
     )
     assert text.startswith("invalid transforms config (")
     for expected in (
-        "transforms=mask,cast,ghost,mask is invalid: Duplicate alias provided.",
-        "transforms.mask.fields is missing: required",
-        "transforms.mask.replacement='' is invalid: String must be non-empty",
-        "transforms.mask.predicate=nope is invalid: must be an alias listed in predicates (p)",
-        "transforms.cast.spec=a:blob is invalid: Invalid type found in casting spec: blob",
-        "transforms.cast.speck=typo is invalid: not a key of "
+        "Invalid value [mask, cast, ghost, mask] for configuration transforms: Duplicate alias provided.",
+        'Missing required configuration "transforms.mask.fields"',
+        "Invalid value  for configuration transforms.mask.replacement: String must be non-empty",
+        "Invalid value nope for configuration transforms.mask.predicate: must be an alias listed in predicates (p)",
+        "Invalid value [a:blob] for configuration transforms.cast.spec: Invalid type found in casting spec: blob",
+        "Invalid value typo for configuration transforms.cast.speck: not a key of "
         "org.apache.kafka.connect.transforms.Cast$Value "
         "(its keys: negate, predicate, replace.null.with.default, spec)",
         "Config 'transforms.cast.negate' was provided but there is no config "
         "'transforms.cast.predicate' defining a predicate to be negated.",
-        "transforms.ghost.type is missing: required, a transformation class: ",
-        "transforms.old.type=org.apache.kafka.connect.transforms.Filter is invalid: not a key of "
+        'Missing required configuration "transforms.ghost.type" which has no default value. ('
+        "a transformation class: ",
+        "Invalid value org.apache.kafka.connect.transforms.Filter for configuration transforms.old.type: not a key of "
         "an alias listed in transforms",
-        "predicates.p.pattern=[ is invalid: Invalid regex",
+        "Invalid value [ for configuration predicates.p.pattern: Invalid regex",
     ):
         assert expected in text, expected
 
@@ -163,11 +165,11 @@ def test_predicate_config_errors() -> None:
             "predicates.x.type": P + "Nope",
         }
     )
-    assert "predicates.h.name='' is invalid: String must be non-empty" in text
-    assert "predicates.t.pattern is missing: required" in text
+    assert "Invalid value  for configuration predicates.h.name: String must be non-empty" in text
+    assert 'Missing required configuration "predicates.t.pattern"' in text
     assert (
-        "predicates.x.type=org.apache.kafka.connect.transforms.predicates.Nope is invalid: "
-        "unknown predicate class" in text
+        "Invalid value org.apache.kafka.connect.transforms.predicates.Nope for configuration predicates.x.type: "
+        "Class org.apache.kafka.connect.transforms.predicates.Nope could not be found." in text
     )
     text = problems(
         {
@@ -177,7 +179,7 @@ def test_predicate_config_errors() -> None:
         }
     )
     assert (
-        "predicates.r.pattern=x is invalid: not a key of "
+        "Invalid value x for configuration predicates.r.pattern: not a key of "
         "org.apache.kafka.connect.transforms.predicates.RecordIsTombstone (it has no keys)" in text
     )
     text = problems(
@@ -190,11 +192,14 @@ def test_predicate_config_errors() -> None:
             "predicates.p.type": P + "RecordIsTombstone",
         }
     )
-    assert "transforms.f.negate=maybe is invalid: Expected value to be either true or false" in text
+    assert (
+        "Invalid value maybe for configuration transforms.f.negate: Expected value to be either true or false"
+        in text
+    )
 
 
 def test_an_unused_predicate_is_still_checked() -> None:
-    assert "predicates.p.type is missing" in problems({"predicates": "p"})
+    assert 'Missing required configuration "predicates.p.type"' in problems({"predicates": "p"})
 
 
 def test_record_errors_name_the_transform_and_the_record() -> None:
@@ -263,7 +268,7 @@ def test_has_header_key() -> None:
         ([], False),
     ):
         assert test(rec("v", headers=tuple((n, None) for n in names))) is expected  # type: ignore[operator]
-    assert "predicates.p.name is missing: required" in problems(
+    assert 'Missing required configuration "predicates.p.name"' in problems(
         {"predicates": "p", "predicates.p.type": P + "HasHeaderKey"}
     )
 

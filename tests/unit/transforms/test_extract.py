@@ -99,10 +99,12 @@ def test_extract_needs_a_map_or_struct() -> None:
 
 
 def test_extract_config_errors() -> None:
-    assert "transforms.t.field is missing: required" in one_problems("ExtractField$Value")
+    assert 'Missing required configuration "transforms.t.field"' in one_problems(
+        "ExtractField$Value"
+    )
     text = one_problems("ExtractField$Value", {"field": "a", "field.syntax.version": "v3"})
     assert (
-        "transforms.t.field.syntax.version=v3 is invalid: String must be one of (case "
+        "Invalid value v3 for configuration transforms.t.field.syntax.version: String must be one of (case "
         "insensitive): V1, V2" in text
     )
     text = one_problems("ExtractField$Value", {"field": "`a.b", **V2})
@@ -254,7 +256,7 @@ def test_value_to_key_replace_null_with_default(replace_null: str, expected: int
 
 
 def test_value_to_key_config_errors() -> None:
-    assert "transforms.t.fields='' is invalid: Empty list" in one_problems(
+    assert "Invalid value  for configuration transforms.t.fields: Empty list" in one_problems(
         "ValueToKey", {"fields": " "}
     )
-    assert "transforms.t.fields is missing: required" in one_problems("ValueToKey")
+    assert 'Missing required configuration "transforms.t.fields"' in one_problems("ValueToKey")

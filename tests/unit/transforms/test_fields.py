@@ -148,8 +148,8 @@ def test_insert_config_errors() -> None:
     assert "No field insertion configured" in one_problems("InsertField$Value", {})
     text = one_problems("InsertField$Value", {"static.field": "s"})
     assert (
-        "transforms.t.static.value is missing: required, No value specified for static field: s"
-        in text
+        'Missing required configuration "transforms.t.static.value" which has no default value. ('
+        "No value specified for static field: s" in text
     )
 
 
@@ -349,8 +349,9 @@ def test_mask_bytes_and_tombstones_fail_as_in_kafka() -> None:
 
 
 def test_mask_empty_replacement_is_a_config_error() -> None:
-    assert "transforms.t.replacement='' is invalid: String must be non-empty" in one_problems(
-        "MaskField$Value", {"fields": "a", "replacement": ""}
+    assert (
+        "Invalid value  for configuration transforms.t.replacement: String must be non-empty"
+        in one_problems("MaskField$Value", {"fields": "a", "replacement": ""})
     )
 
 
@@ -418,7 +419,10 @@ def test_replace_null_with_default(replace_null: str, expected: int | None, side
 @pytest.mark.parametrize("renames", ["abc", "abc:", "a:b:c"])
 def test_replace_invalid_renames(renames: str) -> None:
     text = one_problems("ReplaceField$Value", {"renames": renames})
-    assert f"transforms.t.renames={renames} is invalid: Invalid rename mapping: {renames}" in text
+    assert (
+        f"Invalid value [{renames}] for configuration transforms.t.renames: Invalid rename mapping: {renames}"
+        in text
+    )
 
 
 # SetSchemaMetadata
@@ -482,4 +486,7 @@ def test_set_schema_metadata_config_errors() -> None:
         "SetSchemaMetadata$Value", {}
     )
     text = one_problems("SetSchemaMetadata$Value", {"schema.version": "x"})
-    assert "transforms.t.schema.version=x is invalid: Not a number of type INT" in text
+    assert (
+        "Invalid value x for configuration transforms.t.schema.version: Not a number of type INT"
+        in text
+    )

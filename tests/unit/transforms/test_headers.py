@@ -52,7 +52,7 @@ def test_drop_missing_header() -> None:
 
 
 def test_drop_needs_a_list() -> None:
-    assert "transforms.t.headers='' is invalid: Empty list" in one_problems(
+    assert "Invalid value  for configuration transforms.t.headers: Empty list" in one_problems(
         "DropHeaders", {"headers": ""}
     )
 
@@ -99,8 +99,8 @@ def test_insert_writes_what_simple_header_converter_would(
 
 def test_insert_config_errors() -> None:
     text = one_problems("InsertHeader", {})
-    assert "transforms.t.header is missing: required" in text
-    assert "transforms.t.value.literal is missing: required" in text
+    assert 'Missing required configuration "transforms.t.header"' in text
+    assert 'Missing required configuration "transforms.t.value.literal"' in text
 
 
 # HeaderFrom
@@ -241,7 +241,10 @@ def test_header_from_config_errors() -> None:
     assert "'fields' config must have the same number of elements as 'headers' config." in text
     assert "transforms.t.fields and transforms.t.headers are invalid" in text
     text = one_problems("HeaderFrom$Key", _hf("", "", "copy"))
-    assert "transforms.t.fields='' is invalid: Empty list" in text
-    assert "transforms.t.headers='' is invalid: Empty list" in text
+    assert "Invalid value  for configuration transforms.t.fields: Empty list" in text
+    assert "Invalid value  for configuration transforms.t.headers: Empty list" in text
     text = one_problems("HeaderFrom$Key", _hf("a", "b", "cut"))
-    assert "transforms.t.operation=cut is invalid: String must be one of: move, copy" in text
+    assert (
+        "Invalid value cut for configuration transforms.t.operation: String must be one of: move, copy"
+        in text
+    )

@@ -37,11 +37,14 @@ def test_regex_router(regex: str, replacement: str, topic: str, expected: str) -
 
 def test_regex_router_config_errors() -> None:
     text = one_problems("RegexRouter", {"regex": "(", "replacement": "x"})
-    assert "transforms.t.regex=( is invalid: Invalid regex" in text
+    assert "Invalid value ( for configuration transforms.t.regex: Invalid regex" in text
     text = one_problems("RegexRouter", {"regex": "(.*)", "replacement": "$2"})
-    assert "transforms.t.replacement=$2 is invalid: no group 2" in text
+    assert "Invalid value $2 for configuration transforms.t.replacement: no group 2" in text
     text = one_problems("RegexRouter", {})
-    assert "transforms.t.regex is missing" in text and "transforms.t.replacement is missing" in text
+    assert (
+        'Missing required configuration "transforms.t.regex"' in text
+        and 'Missing required configuration "transforms.t.replacement"' in text
+    )
 
 
 def test_timestamp_router_defaults() -> None:
@@ -68,7 +71,7 @@ def test_timestamp_router_needs_a_timestamp() -> None:
 def test_timestamp_router_bad_format() -> None:
     text = one_problems("TimestampRouter", {"timestamp.format": "yyyy-'MM"})
     assert (
-        "transforms.t.timestamp.format=yyyy-'MM is invalid: not a SimpleDateFormat pattern: "
+        "Invalid value yyyy-'MM for configuration transforms.t.timestamp.format: not a SimpleDateFormat pattern: "
         "Unterminated quote" in text
     )
 
@@ -127,12 +130,16 @@ def test_extract_topic_needs_strings() -> None:
 
 
 def test_extract_topic_config_errors() -> None:
-    assert "transforms.t.field is missing: required" in one_problems(f"{ET}$Header")
+    assert 'Missing required configuration "transforms.t.field"' in one_problems(f"{ET}$Header")
     text = one_problems(f"{ET}$Header", {"field": "h", "field.format": "JSON_PATH"})
     assert "ExtractTopic$Header supports only PLAIN" in text
     text = one_problems(f"{ET}$Value", {"field": "$..deep", "field.format": "JSON_PATH"})
-    assert "transforms.t.field=$..deep is invalid: not a supported JSON path" in text
+    assert (
+        "Invalid value $..deep for configuration transforms.t.field: not a supported JSON path"
+        in text
+    )
     text = one_problems(f"{ET}$Value", {"field.format": "XML"})
     assert (
-        "transforms.t.field.format=XML is invalid: String must be one of: PLAIN, JSON_PATH" in text
+        "Invalid value XML for configuration transforms.t.field.format: String must be one of: PLAIN, JSON_PATH"
+        in text
     )

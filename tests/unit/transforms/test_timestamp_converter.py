@@ -46,14 +46,14 @@ def _tc(target: str, **extra: str) -> dict[str, Any]:
 
 
 def test_config_errors() -> None:
-    assert "transforms.t.target.type is missing: required" in one_problems(
+    assert 'Missing required configuration "transforms.t.target.type"' in one_problems(
         "TimestampConverter$Value"
     )
     assert (
-        "transforms.t.target.type=invalid is invalid: String must be one of: string, unix, Date, "
+        "Invalid value invalid for configuration transforms.t.target.type: String must be one of: string, unix, Date, "
         "Time, Timestamp" in one_problems("TimestampConverter$Value", _tc("invalid"))
     )
-    assert "transforms.t.unix.precision=invalid is invalid" in one_problems(
+    assert "Invalid value invalid for configuration transforms.t.unix.precision" in one_problems(
         "TimestampConverter$Value", _tc("unix", unix_precision="invalid")
     )
     assert "requires format option to be specified when using string timestamps" in one_problems(
@@ -61,7 +61,7 @@ def test_config_errors() -> None:
     )
     text = one_problems("TimestampConverter$Value", _tc("string", format="bad-format"))
     assert (
-        "transforms.t.format=bad-format is invalid: TimestampConverter requires a "
+        "Invalid value bad-format for configuration transforms.t.format: TimestampConverter requires a "
         "SimpleDateFormat-compatible pattern" in text
     )
     assert "Illegal pattern character 'b'" in text
