@@ -138,10 +138,15 @@ class Settings:
         return [] if trimmed == "" else _COMMA.split(trimmed)
 
     def non_empty_list(self, name: str, allowed: str) -> list[str] | None:
-        """A required LIST key that may not be empty (``NonEmptyListValidator``)."""
+        """A required LIST key that may not be empty (``NonEmptyListValidator``: a null value is
+        as empty as ``[]``)."""
+        if self.has(name) and self.raw[name] is None:
+            self.known.add(name)
+            self.invalid(name, None, f"Empty list: {allowed}")
+            return None
         value = self.str_list(name, REQUIRED, allowed)
         if value == []:
-            self.invalid(name, "", f"Empty list: {allowed}")
+            self.invalid(name, value, f"Empty list: {allowed}")
             return None
         return value
 

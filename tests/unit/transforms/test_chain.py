@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from s3connect.connect.records import SinkRecord
 from s3connect.errors import RecordError, TransformationError
-from s3connect.transforms.chain import build_chain
+from s3connect.transforms.base import Predicate, Transformation
+from s3connect.transforms.chain import Stage, build_chain
 from s3connect.transforms.registry import PREDICATES, TRANSFORMATIONS
 from tests.unit.transforms.xformhelp import NOW_MS, STRING, K, P, one, one_problems, problems, rec
 
@@ -297,3 +299,41 @@ def test_record_is_tombstone() -> None:
     test = _predicate("RecordIsTombstone")
     assert test(rec(None, STRING)) is True  # type: ignore[operator]
     assert test(rec("")) is False  # type: ignore[operator]
+
+
+def test_pattern_may_not_be_empty_in_config() -> None:
+    text = problems(
+        {"predicates": "p", "predicates.p.type": P + "TopicNameMatches", "predicates.p.pattern": ""}
+    )
+    assert "Invalid value  for configuration predicates.p.pattern: String must be non-empty" in text
+
+
+class _Fixed(Predicate):
+    class_name = "fixed"
+
+    def __init__(self, result: bool) -> None:
+        self.result = result
+
+    def test(self, record: SinkRecord) -> bool:
+        return self.result
+
+
+class _Replace(Transformation):
+    class_name = "replace"
+
+    def __init__(self, result: SinkRecord) -> None:
+        self.result = result
+
+    def apply(self, record: SinkRecord) -> SinkRecord | None:
+        return self.result
+
+
+@pytest.mark.parametrize(
+    ("predicate_result", "negate", "transformed"),
+    [(True, False, True), (True, True, False), (False, False, False), (False, True, True)],
+)
+def test_apply(predicate_result: bool, negate: bool, transformed: bool) -> None:
+    """TransformationStageTest.apply: the transform runs where predicate XOR negate."""
+    initial, result = rec("initial"), rec("transformed")
+    stage = Stage("s", _Replace(result), _Fixed(predicate_result), "p", negate)
+    assert stage.apply(initial) is (result if transformed else initial)

@@ -119,6 +119,15 @@ def test_field_syntax_version_ignores_case(version: str) -> None:
     assert out.value == 1
 
 
+@pytest.mark.parametrize("version", ["v3", "V 1", "v", "V 2", "2", "1"])
+def test_should_fail_when_wrong_version_is_passed(version: str) -> None:
+    text = one_problems("ExtractField$Value", {"field": "a", "field.syntax.version": version})
+    assert (
+        f"Invalid value {version} for configuration transforms.t.field.syntax.version: "
+        "String must be one of (case insensitive): V1, V2" in text
+    )
+
+
 # Field paths (FieldPathNotationTest)
 
 
@@ -256,7 +265,7 @@ def test_value_to_key_replace_null_with_default(replace_null: str, expected: int
 
 
 def test_value_to_key_config_errors() -> None:
-    assert "Invalid value  for configuration transforms.t.fields: Empty list" in one_problems(
+    assert "Invalid value [] for configuration transforms.t.fields: Empty list" in one_problems(
         "ValueToKey", {"fields": " "}
     )
     assert 'Missing required configuration "transforms.t.fields"' in one_problems("ValueToKey")

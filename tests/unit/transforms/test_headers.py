@@ -52,7 +52,7 @@ def test_drop_missing_header() -> None:
 
 
 def test_drop_needs_a_list() -> None:
-    assert "Invalid value  for configuration transforms.t.headers: Empty list" in one_problems(
+    assert "Invalid value [] for configuration transforms.t.headers: Empty list" in one_problems(
         "DropHeaders", {"headers": ""}
     )
 
@@ -241,10 +241,29 @@ def test_header_from_config_errors() -> None:
     assert "'fields' config must have the same number of elements as 'headers' config." in text
     assert "transforms.t.fields and transforms.t.headers are invalid" in text
     text = one_problems("HeaderFrom$Key", _hf("", "", "copy"))
-    assert "Invalid value  for configuration transforms.t.fields: Empty list" in text
-    assert "Invalid value  for configuration transforms.t.headers: Empty list" in text
+    assert "Invalid value [] for configuration transforms.t.fields: Empty list" in text
+    assert "Invalid value [] for configuration transforms.t.headers: Empty list" in text
     text = one_problems("HeaderFrom$Key", _hf("a", "b", "cut"))
     assert (
         "Invalid value cut for configuration transforms.t.operation: String must be one of: move, copy"
         in text
     )
+
+
+# NonEmptyListValidator (Kafka's NonEmptyListValidatorTest, through DropHeaders' headers)
+
+
+def test_null_list() -> None:
+    assert "Invalid value null for configuration transforms.t.headers: Empty list" in (
+        one_problems("DropHeaders", {"headers": None})
+    )
+
+
+def test_empty_list() -> None:
+    assert "Invalid value [] for configuration transforms.t.headers: Empty list" in (
+        one_problems("DropHeaders", {"headers": []})
+    )
+
+
+def test_valid_list() -> None:
+    assert len(one("DropHeaders", {"headers": ["foo"]})) == 1
