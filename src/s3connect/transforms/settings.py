@@ -80,7 +80,7 @@ class Settings:
         return name in self.raw
 
     def invalid(self, name: str, value: Any, allowed: str) -> None:
-        """Report an invalid value, in the words of Kafka's ``ConfigException(name, value, msg)``."""
+        """Report an invalid value, as Kafka's ``ConfigException(name, value, msg)`` words it."""
         self.problems.append(invalid_value(self.key(name), value, allowed))
 
     def missing(self, name: str, allowed: str) -> None:

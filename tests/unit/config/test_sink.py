@@ -1310,8 +1310,8 @@ def test_transform_problems_name_their_keys() -> None:
     text = problems({"transforms": "a,b", "transforms.b.type": "com.example.Nope"})
     assert 'Missing required configuration "transforms.a.type"' in text
     assert (
-        "Invalid value com.example.Nope for configuration transforms.b.type: Class com.example.Nope could not be found."
-        in text
+        "Invalid value com.example.Nope for configuration transforms.b.type: Class "
+        "com.example.Nope could not be found." in text
     )
 
 

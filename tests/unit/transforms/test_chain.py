@@ -109,7 +109,8 @@ def test_class_names_are_kafkas_exactly() -> None:
     ]
     text = one_problems("InsertField")  # no $Key / $Value
     assert (
-        "Invalid value org.apache.kafka.connect.transforms.InsertField for configuration transforms.t.type: Class "
+        "Invalid value org.apache.kafka.connect.transforms.InsertField for configuration "
+        "transforms.t.type: Class "
         "org.apache.kafka.connect.transforms.InsertField could not be found. Must be a "
         "transformation class" in text
     )
@@ -138,11 +139,14 @@ def test_all_problems_are_reported_at_once() -> None:
     )
     assert text.startswith("invalid transforms config (")
     for expected in (
-        "Invalid value [mask, cast, ghost, mask] for configuration transforms: Duplicate alias provided.",
+        "Invalid value [mask, cast, ghost, mask] for configuration transforms: Duplicate "
+        "alias provided.",
         'Missing required configuration "transforms.mask.fields"',
         "Invalid value  for configuration transforms.mask.replacement: String must be non-empty",
-        "Invalid value nope for configuration transforms.mask.predicate: must be an alias listed in predicates (p)",
-        "Invalid value [a:blob] for configuration transforms.cast.spec: Invalid type found in casting spec: blob",
+        "Invalid value nope for configuration transforms.mask.predicate: must be an alias "
+        "listed in predicates (p)",
+        "Invalid value [a:blob] for configuration transforms.cast.spec: Invalid type found "
+        "in casting spec: blob",
         "Invalid value typo for configuration transforms.cast.speck: not a key of "
         "org.apache.kafka.connect.transforms.Cast$Value "
         "(its keys: negate, predicate, replace.null.with.default, spec)",
@@ -150,7 +154,8 @@ def test_all_problems_are_reported_at_once() -> None:
         "'transforms.cast.predicate' defining a predicate to be negated.",
         'Missing required configuration "transforms.ghost.type" which has no default value. ('
         "a transformation class: ",
-        "Invalid value org.apache.kafka.connect.transforms.Filter for configuration transforms.old.type: not a key of "
+        "Invalid value org.apache.kafka.connect.transforms.Filter for configuration "
+        "transforms.old.type: not a key of "
         "an alias listed in transforms",
         "Invalid value [ for configuration predicates.p.pattern: Invalid regex",
     ):
@@ -170,7 +175,8 @@ def test_predicate_config_errors() -> None:
     assert "Invalid value  for configuration predicates.h.name: String must be non-empty" in text
     assert 'Missing required configuration "predicates.t.pattern"' in text
     assert (
-        "Invalid value org.apache.kafka.connect.transforms.predicates.Nope for configuration predicates.x.type: "
+        "Invalid value org.apache.kafka.connect.transforms.predicates.Nope for "
+        "configuration predicates.x.type: "
         "Class org.apache.kafka.connect.transforms.predicates.Nope could not be found." in text
     )
     text = problems(
@@ -195,8 +201,8 @@ def test_predicate_config_errors() -> None:
         }
     )
     assert (
-        "Invalid value maybe for configuration transforms.f.negate: Expected value to be either true or false"
-        in text
+        "Invalid value maybe for configuration transforms.f.negate: Expected value to be "
+        "either true or false" in text
     )
 
 

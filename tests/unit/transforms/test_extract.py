@@ -104,7 +104,8 @@ def test_extract_config_errors() -> None:
     )
     text = one_problems("ExtractField$Value", {"field": "a", "field.syntax.version": "v3"})
     assert (
-        "Invalid value v3 for configuration transforms.t.field.syntax.version: String must be one of (case "
+        "Invalid value v3 for configuration transforms.t.field.syntax.version: String must "
+        "be one of (case "
         "insensitive): V1, V2" in text
     )
     text = one_problems("ExtractField$Value", {"field": "`a.b", **V2})

@@ -420,8 +420,8 @@ def test_replace_null_with_default(replace_null: str, expected: int | None, side
 def test_replace_invalid_renames(renames: str) -> None:
     text = one_problems("ReplaceField$Value", {"renames": renames})
     assert (
-        f"Invalid value [{renames}] for configuration transforms.t.renames: Invalid rename mapping: {renames}"
-        in text
+        f"Invalid value [{renames}] for configuration transforms.t.renames: Invalid rename "
+        f"mapping: {renames}" in text
     )
 
 

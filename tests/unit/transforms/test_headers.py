@@ -245,8 +245,8 @@ def test_header_from_config_errors() -> None:
     assert "Invalid value [] for configuration transforms.t.headers: Empty list" in text
     text = one_problems("HeaderFrom$Key", _hf("a", "b", "cut"))
     assert (
-        "Invalid value cut for configuration transforms.t.operation: String must be one of: move, copy"
-        in text
+        "Invalid value cut for configuration transforms.t.operation: String must be one "
+        "of: move, copy" in text
     )
 
 

@@ -71,7 +71,8 @@ def test_timestamp_router_needs_a_timestamp() -> None:
 def test_timestamp_router_bad_format() -> None:
     text = one_problems("TimestampRouter", {"timestamp.format": "yyyy-'MM"})
     assert (
-        "Invalid value yyyy-'MM for configuration transforms.t.timestamp.format: not a SimpleDateFormat pattern: "
+        "Invalid value yyyy-'MM for configuration transforms.t.timestamp.format: not a "
+        "SimpleDateFormat pattern: "
         "Unterminated quote" in text
     )
 
@@ -140,6 +141,6 @@ def test_extract_topic_config_errors() -> None:
     )
     text = one_problems(f"{ET}$Value", {"field.format": "XML"})
     assert (
-        "Invalid value XML for configuration transforms.t.field.format: String must be one of: PLAIN, JSON_PATH"
-        in text
+        "Invalid value XML for configuration transforms.t.field.format: String must be one "
+        "of: PLAIN, JSON_PATH" in text
     )

@@ -50,7 +50,8 @@ def test_config_errors() -> None:
         "TimestampConverter$Value"
     )
     assert (
-        "Invalid value invalid for configuration transforms.t.target.type: String must be one of: string, unix, Date, "
+        "Invalid value invalid for configuration transforms.t.target.type: String must be "
+        "one of: string, unix, Date, "
         "Time, Timestamp" in one_problems("TimestampConverter$Value", _tc("invalid"))
     )
     assert "Invalid value invalid for configuration transforms.t.unix.precision" in one_problems(
@@ -61,7 +62,8 @@ def test_config_errors() -> None:
     )
     text = one_problems("TimestampConverter$Value", _tc("string", format="bad-format"))
     assert (
-        "Invalid value bad-format for configuration transforms.t.format: TimestampConverter requires a "
+        "Invalid value bad-format for configuration transforms.t.format: "
+        "TimestampConverter requires a "
         "SimpleDateFormat-compatible pattern" in text
     )
     assert "Illegal pattern character 'b'" in text
