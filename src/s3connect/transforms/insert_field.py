@@ -97,7 +97,7 @@ class InsertField(Transformation):
             )
         if "static.field" in specs and static_value is None:
             static_name = specs["static.field"].name
-            s.missing("static.value", f"No value specified for static field: {static_name}")
+            s.invalid("static.value", None, f"No value specified for static field: {static_name}")
         if s.failed:
             return None
         return cls(side, specs, static_value, replace_null)

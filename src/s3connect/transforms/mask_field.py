@@ -36,6 +36,7 @@ from s3connect.transforms.structs import (
     require_struct,
 )
 from s3connect.transforms.values import convert_number
+from s3connect.util.java_hashmap import hashmap_order, sized_capacity
 
 __all__ = ["MaskField"]
 
@@ -109,12 +110,21 @@ def masked_replacement(schema: ConnectSchema | None, value: Any, replacement: st
     raise DataError(f"Cannot mask value of type class {kind} with custom replacement.")
 
 
+def hashset_order(names: list[str]) -> tuple[str, ...]:
+    """``names`` in the iteration order of Kafka's ``new HashSet<>(names)`` (which field a
+    schemaless value fails on first)."""
+    distinct = tuple(dict.fromkeys(names))
+    initial = sized_capacity(max(int(len(names) / 0.75) + 1, 16))  # duplicates count
+    return tuple(distinct[i] for i in hashmap_order(distinct, initial=initial))
+
+
 @dataclass(eq=False)
 class MaskField(Transformation):
     """One ``MaskField$Key`` / ``MaskField$Value``."""
 
     side: Side
-    fields: frozenset[str]
+    fields: tuple[str, ...]
+    """The fields in ``HashSet`` order."""
     replacement: str | None = None
     replace_null_with_default: bool = True
 
@@ -129,7 +139,7 @@ class MaskField(Transformation):
         replace_null = s.boolean("replace.null.with.default", True)
         if fields is None or s.failed:
             return None
-        return cls(side, frozenset(fields), replacement, replace_null)
+        return cls(side, hashset_order(fields), replacement, replace_null)
 
     def _masked(self, schema: ConnectSchema | None, value: Any) -> Any:
         if value is None:

@@ -148,7 +148,7 @@ def test_insert_config_errors() -> None:
     assert "No field insertion configured" in one_problems("InsertField$Value", {})
     text = one_problems("InsertField$Value", {"static.field": "s"})
     assert (
-        'Missing required configuration "transforms.t.static.value" which has no default value. ('
+        "Invalid value null for configuration transforms.t.static.value: "
         "No value specified for static field: s" in text
     )
 
@@ -489,4 +489,16 @@ def test_set_schema_metadata_config_errors() -> None:
     assert (
         "Invalid value x for configuration transforms.t.schema.version: Not a number of type INT"
         in text
+    )
+
+
+def test_mask_schemaless_fields_fail_in_hash_set_order() -> None:
+    """Kafka masks a schemaless value's fields in the order of a ``HashSet`` of them: the
+    first that cannot take the replacement names the error (checked against Kafka 4.1.1)."""
+    value = {"f32": 1.5, "s": "x", "i32": 1, "b": True, "f64": 2.5}
+    chain = one("MaskField$Value", _mask(["f32", "s", "i32", "b", "f64"], "***"))
+    with pytest.raises(TransformationError) as info:
+        chain.apply(rec(value))
+    assert "Cannot mask value of type class java.lang.Boolean with custom replacement." in str(
+        info.value
     )
