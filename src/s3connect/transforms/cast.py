@@ -38,6 +38,7 @@ from s3connect.transforms.jvm import (
     to_float32,
 )
 from s3connect.transforms.settings import REQUIRED, Settings
+from s3connect.util.java_hashmap import hashmap_order
 from s3connect.transforms.structs import (
     SchemaCache,
     as_copied_map,
@@ -136,6 +137,8 @@ class Cast(Transformation):
         except ValueError as exc:
             s.invalid("spec", items, f"{exc}; expected a {_SPEC_ALLOWED}")
             return None
+        names = tuple(fields)  # Kafka's casts are a HashMap: schemaless fields cast in its order
+        fields = {names[i]: fields[names[i]] for i in hashmap_order(names)}
         return cls(side, whole, fields, replace_null)
 
     def apply(self, record: SinkRecord) -> SinkRecord:

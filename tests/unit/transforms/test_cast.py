@@ -364,3 +364,16 @@ def test_bytes_only_cast_to_string() -> None:
     with pytest.raises(TransformationError) as info:
         one("Cast$Value", {"spec": "int32"}).apply(rec(b"\x01", BYTES))
     assert "Unexpected type in Cast transformation: class [B" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "spec", ["a:int32,b:int32,zz:int32,f1:int32", "f1:int32,zz:int32,b:int32,a:int32"]
+)
+def test_schemaless_fields_are_cast_in_hash_map_order(spec: str) -> None:
+    """Kafka keeps the casts in a HashMap: a schemaless value's fields are cast in its order,
+    so the first that fails names the error whatever the spec's order (checked against
+    Kafka 4.1.1)."""
+    value = {"a": "x", "b": "yy", "zz": "zzz", "f1": "w"}
+    with pytest.raises(TransformationError) as info:
+        one("Cast$Value", {"spec": spec}).apply(rec(value))
+    assert "Value (zz) was out of range for requested data type" in str(info.value)
