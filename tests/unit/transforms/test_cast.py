@@ -376,4 +376,4 @@ def test_schemaless_fields_are_cast_in_hash_map_order(spec: str) -> None:
     value = {"a": "x", "b": "yy", "zz": "zzz", "f1": "w"}
     with pytest.raises(TransformationError) as info:
         one("Cast$Value", {"spec": spec}).apply(rec(value))
-    assert "Value (zz) was out of range for requested data type" in str(info.value)
+    assert "Value (zzz) was out of range for requested data type" in str(info.value)
