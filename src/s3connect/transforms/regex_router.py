@@ -73,19 +73,19 @@ def parse_java_replacement(replacement: str, regex: re.Pattern[str]) -> tuple[_P
         elif c == "$":
             i += 1
             if i >= n:
-                raise ValueError("illegal group reference: group index is missing")
+                raise ValueError("Illegal group reference: group index is missing")
             if replacement[i] == "{":
                 end = replacement.find("}", i)
                 name = replacement[i + 1 : end] if end > 0 else ""
                 if not name or name not in regex.groupindex:
-                    raise ValueError(f"no group with name {{{name}}}")
+                    raise ValueError(f"No group with name {{{name}}}")
                 flush()
                 pieces.append(("group", name))
                 i = end + 1
             elif replacement[i].isdigit():
                 group = int(replacement[i])
                 if group > regex.groups:
-                    raise ValueError(f"no group {group}")
+                    raise ValueError(f"No group {group}")
                 i += 1
                 while i < n and replacement[i].isdigit():
                     longer = group * 10 + int(replacement[i])
@@ -95,7 +95,7 @@ def parse_java_replacement(replacement: str, regex: re.Pattern[str]) -> tuple[_P
                 flush()
                 pieces.append(("group", group))
             else:
-                raise ValueError("illegal group reference")
+                raise ValueError("Illegal group reference")
         else:
             text.append(c)
             i += 1

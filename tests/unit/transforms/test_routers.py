@@ -39,7 +39,7 @@ def test_regex_router_config_errors() -> None:
     text = one_problems("RegexRouter", {"regex": "(", "replacement": "x"})
     assert "Invalid value ( for configuration transforms.t.regex: Invalid regex" in text
     text = one_problems("RegexRouter", {"regex": "(.*)", "replacement": "$2"})
-    assert "Invalid value $2 for configuration transforms.t.replacement: no group 2" in text
+    assert "Invalid value $2 for configuration transforms.t.replacement: No group 2" in text
     text = one_problems("RegexRouter", {})
     assert (
         'Missing required configuration "transforms.t.regex"' in text
