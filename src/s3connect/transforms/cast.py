@@ -38,7 +38,6 @@ from s3connect.transforms.jvm import (
     to_float32,
 )
 from s3connect.transforms.settings import REQUIRED, Settings
-from s3connect.util.java_hashmap import hashmap_order
 from s3connect.transforms.structs import (
     SchemaCache,
     as_copied_map,
@@ -49,6 +48,7 @@ from s3connect.transforms.structs import (
     require_struct,
 )
 from s3connect.transforms.values import date_format_for, is_temporal, temporal_millis
+from s3connect.util.java_hashmap import hashmap_order
 
 __all__ = ["Cast"]
 
@@ -90,7 +90,9 @@ def parse_cast_spec(items: list[str]) -> tuple[Type | None, dict[str, Type]]:
     for item in items:
         parts = java_split(item, ":")
         if len(parts) > 2 or not parts:
-            raise ValueError(f"Invalid cast mapping: {item} (expected field:type or type)")
+            raise ValueError(
+                f"Invalid rename mapping: {item} (Kafka's words: expected field:type or type)"
+            )
         name = parts[-1].strip().upper()
         target = _TYPE_BY_JAVA_NAME.get(name)
         if target is None:

@@ -42,7 +42,7 @@ DAY_MS = 86_400_000
         ("foo:array", "does not support casting to ARRAY"),
         ("array", "does not support casting to ARRAY"),
         ("foo:bytes", "does not support casting to BYTES"),
-        ("foo:int8:extra", "Invalid cast mapping: foo:int8:extra"),
+        ("foo:int8:extra", "Invalid rename mapping: foo:int8:extra"),  # sic, Kafka's Cast
         ("foo:int8,int32", "may only specify a single cast in their spec"),
     ],
 )
