@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.transforms.base import DataError
 from s3connect.transforms.structs import field_value, require_map, require_struct
 
 __all__ = ["FIELD_SYNTAX_VERSION", "SingleFieldPath", "parse_v2_path"]
@@ -70,6 +71,17 @@ def _incomplete(path: str, backtick_at: int) -> str:
     )
 
 
+def _struct_field(schema: ConnectSchema, name: str) -> Field | None:
+    """``ConnectSchema.field``: a struct's field, or None.
+
+    Raises:
+        DataError: the schema is not a struct's.
+    """
+    if schema.type is not Type.STRUCT:
+        raise DataError("Cannot look up fields on non-struct type")
+    return schema.field(name)
+
+
 @dataclass(frozen=True, slots=True)
 class SingleFieldPath:
     """A path to one (possibly nested) field."""
@@ -90,18 +102,21 @@ class SingleFieldPath:
         return cls(text, steps)
 
     def field_from(self, schema: ConnectSchema | None) -> Field | None:
-        """The field's schema entry, or None when the schema has no such field."""
+        """The field's schema entry, or None when the schema has no such field.
+
+        Raises:
+            DataError: a step is a field of another type than struct (Kafka's
+                ``Schema.field`` on it).
+        """
         current = schema
         for step in self.steps[:-1]:
-            if current is None or current.type is not Type.STRUCT:
+            if current is None:
                 return None
-            found = current.field(step)
+            found = _struct_field(current, step)
             if found is None:
                 return None
             current = found.schema
-        if current is None or current.type is not Type.STRUCT:
-            return None
-        return current.field(self.steps[-1])
+        return None if current is None else _struct_field(current, self.steps[-1])
 
     def value_from_struct(
         self, schema: ConnectSchema, struct: Mapping[str, Any] | None, with_default: bool = True

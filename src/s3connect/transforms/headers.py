@@ -153,7 +153,10 @@ class HeaderFrom(Transformation):
         for name, header in zip(self.fields, self.headers, strict=True):
             field = schema.field(name)
             if field is None:
-                raise DataError(f"HeaderFrom: the schema has no field {name!r}")
+                raise DataError(  # Kafka's NullPointerException
+                    'Cannot invoke "org.apache.kafka.connect.data.Field.schema()" because the '
+                    'return value of "org.apache.kafka.connect.data.Schema.field(String)" is null'
+                )
             added.append((header, header_bytes(field.schema, self._get(struct, field))))
         return self._record(record, new_schema, new_value, added)
 

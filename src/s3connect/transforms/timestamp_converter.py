@@ -220,11 +220,16 @@ class TimestampConverter(Transformation):
                 raise DataError(
                     f"Expected string timestamp to be a String, but found class {java_class(value)}"
                 )
-            parsed = None if self.format is None else self.format.parse(value)
-            if parsed is None or parsed[1] == 0:
-                pattern = None if self.format is None else self.format.pattern
+            if self.format is None:  # Kafka's NullPointerException
                 raise DataError(
-                    f"Could not parse timestamp: value ({value}) does not match pattern ({pattern})"
+                    'Cannot invoke "java.text.SimpleDateFormat.parse(String)" because '
+                    '"config.format" is null'
+                )
+            parsed = self.format.parse(value)
+            if parsed is None or parsed[1] == 0:
+                raise DataError(
+                    f"Could not parse timestamp: value ({value}) does not match pattern "
+                    f"({self.format.pattern})"
                 )
             return parsed[0]
         if kind == "unix":

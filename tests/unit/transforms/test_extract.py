@@ -270,3 +270,10 @@ def test_value_to_key_config_errors() -> None:
         "ValueToKey", {"fields": " "}
     )
     assert 'Missing required configuration "transforms.t.fields"' in one_problems("ValueToKey")
+
+
+def test_extract_v2_path_through_a_non_struct_fails_as_in_kafka() -> None:
+    schema = struct(("a", INT32))
+    with pytest.raises(TransformationError) as info:
+        one("ExtractField$Value", {"field": "a.x", **V2}).apply(rec({"a": 1}, schema))
+    assert "Cannot look up fields on non-struct type" in str(info.value)

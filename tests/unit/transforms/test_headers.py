@@ -267,3 +267,13 @@ def test_empty_list() -> None:
 
 def test_valid_list() -> None:
     assert len(one("DropHeaders", {"headers": ["foo"]})) == 1
+
+
+def test_header_from_a_field_the_schema_lacks_fails_as_in_kafka() -> None:
+    """Kafka fails with a NullPointerException (checked against Kafka 4.1.1)."""
+    chain = one("HeaderFrom$Value", _hf("nope", "h", "move"))
+    with pytest.raises(TransformationError) as info:
+        chain.apply(rec({"field1": "a", "field2": "b"}, TWO))
+    assert 'the return value of "org.apache.kafka.connect.data.Schema.field(String)" is null' in (
+        str(info.value)
+    )

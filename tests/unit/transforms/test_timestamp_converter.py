@@ -250,3 +250,11 @@ def test_two_digit_years_are_the_one_non_deterministic_case() -> None:
     assert chain.apply(rec("01/12/43")).value == datetime(1943, 12, 1, tzinfo=UTC)  # type: ignore[union-attr]
     assert chain.apply(rec("01/01/44")).value == datetime(1944, 1, 1, tzinfo=UTC)  # type: ignore[union-attr]
     assert one("TimestampConverter$Value", _tc("Timestamp", format="dd/MM/yyyy")).deterministic
+
+
+def test_a_string_without_format_fails_as_in_kafka() -> None:
+    """Kafka requires ``format`` only for target type string; a string read without it fails
+    every record with a NullPointerException (checked against Kafka 4.1.1)."""
+    with pytest.raises(TransformationError) as info:
+        one("TimestampConverter$Value", _tc("unix", field="s")).apply(rec({"s": "2020-01-01"}))
+    assert '"config.format" is null' in str(info.value)
