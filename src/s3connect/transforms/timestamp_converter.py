@@ -128,10 +128,9 @@ class TimestampConverter(Transformation):
         replace_null = s.boolean("replace.null.with.default", True)
         formatter = None
         if target == "string" and not pattern:
-            s.missing(
-                "format",
+            s.problem(
                 "TimestampConverter requires format option to be specified when using string "
-                "timestamps",
+                f"timestamps ({s.key('format')})"
             )
         elif pattern:
             try:
