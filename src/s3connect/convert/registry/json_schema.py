@@ -7,22 +7,39 @@ schemas are rejected.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import json
-import math
 from collections.abc import Mapping
-from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from s3connect.connect.json_data import as_hashmap, keyed_hashmap
-from s3connect.connect.logical import EPOCH, EPOCH_DAY, bytes_to_decimal
-from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.connect.json_data import (
+    LOGICAL_TO_CONNECT,
+    PRIMITIVE_TO_CONNECT,
+    as_hashmap,
+    jackson_base64,
+    json_items,
+    json_type_name,
+    keyed_hashmap,
+)
+from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.convert.registry.base import Prepared, RegistryConverter
+from s3connect.convert.registry.json_schema_load import (
+    COMBINATORS,
+    JsonRefs,
+    json_kind,
+    json_parts,
+    json_properties,
+    typed_member,
+)
 
-__all__ = ["JSON_ENUM", "JSON_ONE_OF", "JsonSchemaConverter", "json_schema_to_connect"]
+__all__ = [
+    "JSON_ENUM",
+    "JSON_ONE_OF",
+    "JsonSchemaConverter",
+    "json_schema_to_connect",
+    "json_schema_value",
+]
 
 
 JSON_ONE_OF = "io.confluent.connect.json.OneOf"
@@ -36,82 +53,15 @@ _JSON_CONNECT_TYPES = {
     "float64": Type.FLOAT64,
     "bytes": Type.BYTES,
 }
-_STRING_KEYWORDS = ("minLength", "maxLength", "pattern", "format", "contentEncoding")
-_NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-_OBJECT_KEYWORDS = (
-    "properties",
-    "additionalProperties",
-    "required",
-    "patternProperties",
-    "minProperties",
-    "maxProperties",
-    "dependencies",
-    "propertyNames",
-)
-_ARRAY_KEYWORDS = ("items", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains")
-
-
-class _JsonRefs:
-    """Resolves ``$ref``: JSON pointers within the root, or referenced schemas by name."""
-
-    def __init__(self, root: Any, documents: Mapping[str, Any]) -> None:
-        self.root = root
-        self.documents = documents
-        self.busy: list[int] = []
-
-    def resolve(self, ref: str) -> Any:
-        doc_name, _, pointer = ref.partition("#")
-        doc = self.root if not doc_name else self.documents.get(doc_name)
-        if doc is None:
-            raise ValueError(f"JSON Schema $ref {ref!r} cannot be resolved")
-        node = doc
-        for part in [p for p in pointer.split("/") if p]:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                raise ValueError(f"JSON Schema $ref {ref!r} cannot be resolved")
-        return node
-
-
-def _json_kind(node: Mapping[str, Any]) -> str | None:
-    """Which everit schema a JSON Schema object loads as."""
-    if "$ref" in node:
-        return "ref"
-    if any(k in node for k in ("allOf", "anyOf", "oneOf")):
-        return "combined"
-    t = node.get("type")
-    if isinstance(t, list):
-        return "multi"
-    has_enum, has_const = "enum" in node, "const" in node
-    if isinstance(t, str):
-        if has_enum or has_const:
-            return "typed-enum" if has_enum else "typed-const"
-        return t
-    if has_enum:
-        return "enum"
-    if has_const:
-        return "const"
-    for kind, keywords in (
-        ("object", _OBJECT_KEYWORDS),
-        ("array", _ARRAY_KEYWORDS),
-        ("string", _STRING_KEYWORDS),
-        ("number", _NUMBER_KEYWORDS),
-    ):
-        if any(k in node for k in keywords):
-            return kind
-    return None
 
 
 def _json_schema(
-    node: Any, refs: _JsonRefs, version: int | None = None, optional: bool = False
+    node: Any, refs: JsonRefs, version: int | None = None, optional: bool = False
 ) -> ConnectSchema:
     """JsonSchemaData.toConnectSchema(jsonSchema, version, forceOptional)."""
     if isinstance(node, bool) or not isinstance(node, Mapping):
         raise ValueError(f"Unsupported schema type {node!r}")
-    kind = _json_kind(node)
+    kind = json_kind(node)
     redirected = _json_redirect(node, kind, refs, version, optional)
     if redirected is not None:
         return redirected
@@ -119,10 +69,10 @@ def _json_schema(
     params: dict[str, str] = {}
     fields: tuple[Field, ...] = ()
     key = value = None
-    if _is_string_enum(node, kind):
+    if kind in ("enum", "const"):
         t = Type.STRING
         params[JSON_ENUM] = ""
-        for symbol in node["enum"] if "enum" in node else [node["const"]]:
+        for symbol in node["enum"] if kind == "enum" else [node["const"]]:
             text = "<NULL>" if symbol is None else _java_text(symbol)
             params[f"{JSON_ENUM}.{text}"] = text
     elif kind == "boolean":
@@ -144,22 +94,15 @@ def _json_schema(
     return _json_finish(schema, node, params, version, optional)
 
 
-def _is_string_enum(node: Mapping[str, Any], kind: str | None) -> bool:
-    """An enum, or a ``const`` without a type (everit's ConstSchema: ``toConnectEnums``)."""
-    return kind in ("typed-enum", "enum", "const") and (
-        node.get("type") in (None, "string") or not isinstance(node.get("type"), str)
-    )
-
-
 def _json_redirect(
     node: Mapping[str, Any],
-    kind: str | None,
-    refs: _JsonRefs,
+    kind: str,
+    refs: JsonRefs,
     version: int | None,
     optional: bool,
 ) -> ConnectSchema | None:
     """The schema of a node that stands for another: a ``$ref``, a list of types, a combination
-    (``oneOf``/``anyOf``/``allOf``), or a ``const``/typed ``enum`` read as its base type."""
+    (``oneOf``/``anyOf``/``allOf``) or a synthetic ``allOf`` (everit's, of the node's parts)."""
     if kind == "ref":
         ref = str(node["$ref"])
         if id(node) in refs.busy:
@@ -169,30 +112,19 @@ def _json_redirect(
             return _json_schema(refs.resolve(ref), refs, version, optional)
         finally:
             refs.busy.pop()
+    if kind == "synthetic":
+        return _json_all_of(node, json_parts(node), refs, version, optional)
     if kind == "multi":
-        members = [{**node, "type": t} for t in node["type"]]
+        members = [typed_member(node, t) for t in node["type"]]
         return _json_combined(node, members, "anyOf", refs, version, optional)
     if kind == "combined":
-        for criterion in ("oneOf", "anyOf", "allOf"):
-            if criterion in node:
-                rest = {k: v for k, v in node.items() if k not in ("oneOf", "anyOf", "allOf")}
-                if _json_kind(rest) is not None:  # everit: a synthetic allOf of both parts
-                    part = {criterion: node[criterion]}
-                    return _json_all_of(node, [part, rest], refs, version, optional)
-                return _json_combined(
-                    node, list(node[criterion]), criterion, refs, version, optional
-                )
-    if kind in ("typed-enum", "typed-const", "const") and not _is_string_enum(node, kind):
-        base = node.get("type")
-        if kind == "const" or base not in ("string", "integer", "number"):
-            raise ValueError(f"Unsupported JSON Schema {dict(node)!r}")
-        return _json_schema({k: v for k, v in node.items() if k not in ("enum", "const")}, refs,
-                            version, optional)  # fmt: skip
+        criterion = next(c for c in COMBINATORS if c in node)
+        return _json_combined(node, list(node[criterion]), criterion, refs, version, optional)
     return None
 
 
 def _json_container(
-    node: Mapping[str, Any], kind: str, refs: _JsonRefs
+    node: Mapping[str, Any], kind: str, refs: JsonRefs
 ) -> tuple[Type, tuple[Field, ...], ConnectSchema | None, ConnectSchema | None]:
     """Type, fields, key and value schema of an ``array`` or ``object`` node (a Connect array,
     map or struct)."""
@@ -201,8 +133,8 @@ def _json_container(
         items = node.get("items")
         if not isinstance(items, Mapping):
             raise ValueError("Array schema did not specify the items type")
-        if connect_type == "map" and _json_kind(items) == "object":
-            props = items.get("properties", {})
+        if connect_type == "map" and json_kind(items) == "object":
+            props = dict(json_properties(items))
             return (
                 Type.MAP,
                 (),
@@ -214,7 +146,7 @@ def _json_container(
         value = _json_schema(node.get("additionalProperties"), refs)
         return Type.MAP, (), ConnectSchema(Type.STRING), value
     ordered: dict[int, tuple[str, Any]] = {}
-    for prop, sub in (node.get("properties") or {}).items():
+    for prop, sub in json_properties(node):
         index = sub.get("connect.index") if isinstance(sub, Mapping) else None
         if not isinstance(index, int) or isinstance(index, bool):
             index = len(ordered)
@@ -249,7 +181,7 @@ def _json_finish(
     if params:
         schema = dataclasses.replace(schema, parameters=params)
     if "default" in node:
-        default = _json_value(schema, node["default"], present=True)
+        default = json_schema_value(schema, node["default"])
         schema = dataclasses.replace(schema, default=default)
     if optional:
         schema = dataclasses.replace(schema, optional=True)
@@ -260,11 +192,17 @@ _UNION_KEPT = ("description", "connect.version", "connect.parameters")
 """What toConnectSchema applies from a oneOf/anyOf node to its union struct."""
 
 
+def _is_null(member: Any) -> bool:
+    """everit's NullSchema: ``"type": "null"`` and nothing else that makes a schema part."""
+    return isinstance(member, Mapping) and member.get("type") == "null" and (
+        json_kind(member) == "null")  # fmt: skip
+
+
 def _json_combined(
     node: Mapping[str, Any],
     members: list[Any],
     criterion: str,
-    refs: _JsonRefs,
+    refs: JsonRefs,
     version: int | None,
     optional: bool,
 ) -> ConnectSchema:
@@ -272,24 +210,19 @@ def _json_combined(
         return _json_schema(members[0], refs)
     if criterion == "allOf":
         return _json_all_of(node, members, refs, version, optional)
-
     # A [null, T] pair is T made optional; else a OneOf struct, which keeps the node's
     # description, connect.version and connect.parameters (its name stays OneOf).
-    def is_null(m: Any) -> bool:
-        return isinstance(m, Mapping) and m.get("type") == "null"
-
-    if len(members) == 2 and any(is_null(m) for m in members):
-        other = next(m for m in members if not is_null(m))
+    if len(members) == 2 and any(_is_null(m) for m in members):
+        other = next((m for m in members if not _is_null(m)), None)
         return _json_schema(other, refs, version, True)
     out = []
-    index = 0
     made_optional = False
     for m in members:
-        if is_null(m):
+        if _is_null(m):
             made_optional = True
             continue
-        out.append(Field(f"{JSON_ONE_OF}.field.{index}", _json_schema(m, refs, None, True)))
-        index += 1
+        name = f"{JSON_ONE_OF}.field.{len(out)}"
+        out.append(Field(name, _json_schema(m, refs, None, True)))
     schema = ConnectSchema(Type.STRUCT, name=JSON_ONE_OF, fields=tuple(out))
     kept = {k: node[k] for k in _UNION_KEPT if k in node}
     return _json_finish(schema, kept, {}, version, optional or made_optional)
@@ -298,47 +231,66 @@ def _json_combined(
 def _json_all_of(
     node: Mapping[str, Any],
     members: list[Any],
-    refs: _JsonRefs,
+    refs: JsonRefs,
     version: int | None,
     optional: bool,
 ) -> ConnectSchema:
-    """JsonSchemaData.allOfToConnectSchema: merged object properties, else the meaningful part."""
-    properties: dict[str, Any] = {}
-
-    def collect(m: Any) -> None:
-        if not isinstance(m, Mapping):
-            return
-        if "$ref" in m:
-            collect(refs.resolve(str(m["$ref"])))
-        elif "allOf" in m:
-            for sub in m["allOf"]:
-                collect(sub)
-        elif _json_kind(m) == "object":
-            properties.update(m.get("properties") or {})
-
+    """JsonSchemaData.allOfToConnectSchema: the members' object properties as a struct; else
+    the last combination; else a string or number beside a const or enum (the enum with a
+    string), a number or formatted string beside a string with ``format``, or a ``$ref``."""
+    found: dict[str, Any] = {}
     for m in members:
-        collect(m)
+        kind = json_kind(m) if isinstance(m, Mapping) else None
+        if kind in ("synthetic", "combined", "multi"):
+            kind = "combined"
+        elif kind == "integer":
+            kind = "number"
+        found[str(kind)] = m
+    properties = _all_of_properties(members, refs)
     if properties:
         fields = tuple(Field(p, _json_schema(s, refs)) for p, s in properties.items())
         schema = ConnectSchema(Type.STRUCT, fields=fields)
         return dataclasses.replace(schema, optional=True) if optional else schema
-    kinds = {(_json_kind(m) if isinstance(m, Mapping) else None): m for m in members}
-    combined = next(
-        (m for m in members if isinstance(m, Mapping) and _json_kind(m) == "combined"), None
-    )
-    if combined is not None:
-        return _json_schema(combined, refs, version, optional)
-    for wanted in ("string", "integer", "number"):
-        if wanted in kinds and ({"const", "enum"} & kinds.keys() or wanted != "string"):
-            if wanted == "string" and "enum" in kinds:
-                return _json_schema(kinds["enum"], refs, version, optional)
-            return _json_schema(kinds[wanted], refs, version, optional)
-    if "string" in kinds and "format" in kinds["string"]:
-        return _json_schema(kinds["string"], refs, version, optional)
-    ref = kinds.get("ref")
-    if ref is not None:
-        return _json_schema(ref, refs, version, optional)
-    raise ValueError(f"Unsupported criterion allOf for {dict(node)!r}")
+    string, number = found.get("string"), found.get("number")
+    chosen = found.get("combined")
+    if chosen is None and "const" in found:
+        chosen = string if string is not None else number
+    elif chosen is None and "enum" in found:
+        chosen = found["enum"] if string is not None else number
+    elif chosen is None and string is not None and "format" in string:
+        chosen = number if number is not None else string
+    elif chosen is None:
+        chosen = found.get("ref")
+    if chosen is None:
+        raise ValueError(f"Unsupported criterion allOf for {dict(node)!r}")
+    return _json_schema(chosen, refs, version, optional)
+
+
+def _all_of_properties(members: list[Any], refs: JsonRefs) -> dict[str, Any]:
+    """JsonSchemaData.collectPropertySchemas over the members: the properties of objects,
+    of nested ``allOf`` members and of referenced schemas."""
+    properties: dict[str, Any] = {}
+    seen: set[int] = set()
+
+    def collect(m: Any) -> None:
+        if not isinstance(m, Mapping) or id(m) in seen:
+            return
+        seen.add(id(m))
+        kind = json_kind(m)
+        if kind == "ref":
+            collect(refs.resolve(str(m["$ref"])))
+        elif kind == "synthetic":
+            for part in json_parts(m):
+                collect(part)
+        elif kind == "combined" and "allOf" in m:
+            for sub in m["allOf"]:
+                collect(sub)
+        elif kind == "object":
+            properties.update(json_properties(m))
+
+    for m in members:
+        collect(m)
+    return properties
 
 
 def _java_text(value: Any) -> str:
@@ -354,89 +306,56 @@ def json_schema_to_connect(
     """The Connect schema of a JSON Schema (parsed JSON), as JsonSchemaData.toConnectSchema.
 
     Raises:
-        ValueError: a schema JsonSchemaData rejects (e.g. ``{}``, ``"type": "null"``).
+        ValueError: a schema JsonSchemaData rejects (e.g. ``"type": "null"``).
     """
-    return _json_schema(node, _JsonRefs(node, documents or {}), version)
+    return _json_schema(node, JsonRefs(node, documents or {}), version)
 
 
-_INT_BITS = {Type.INT8: 8, Type.INT16: 16, Type.INT32: 32, Type.INT64: 64}
+def json_schema_value(schema: ConnectSchema, node: Any, present: bool = True) -> Any:
+    """JsonSchemaData.toConnectData(schema, jsonValue): ``node`` is parsed JSON with decimal
+    numbers as ``Decimal`` (Jackson's BigDecimals); ``present=False``: a missing field.
 
-
-def _narrow(value: int, bits: int) -> int:
-    """Java's narrowing of a long to ``bits`` (two's complement wrap-around)."""
-    mask = (1 << bits) - 1
-    value &= mask
-    return value - (1 << bits) if value >> (bits - 1) else value
-
-
-def _json_number(node: Any) -> Decimal | int | float | None:
-    if isinstance(node, bool) or not isinstance(node, int | float | Decimal):
-        return None
-    return node
-
-
-def _json_value(schema: ConnectSchema, node: Any, present: bool = True) -> Any:
-    """JsonSchemaData.toConnectData(schema, jsonValue); ``present=False``: a missing field."""
+    Raises:
+        ValueError: a value JsonSchemaData rejects (the message is Confluent's).
+    """
     if not present or node is None:
         if schema.default is not None:
             return schema.default
         if not present or schema.optional:
             return None
         raise ValueError(f"Invalid null value for required {schema.type.name} field")
-    name = schema.name
-    if name == DECIMAL:
-        number = _json_number(node)
-        if number is not None:
-            return Decimal(number) if not isinstance(number, float) else Decimal(repr(number))
-        if isinstance(node, str):
-            try:
-                raw = base64.b64decode(node, validate=True)
-            except (binascii.Error, ValueError) as exc:
-                raise ValueError("Invalid bytes for Decimal field") from exc
-            return bytes_to_decimal(raw, int(schema.parameters.get("scale", "0")))
-        raise ValueError("Invalid type for Decimal, underlying representation should be numeric")
-    if name in (DATE, TIME, TIMESTAMP):
-        if not isinstance(node, int) or isinstance(node, bool):
-            raise ValueError(f"Invalid type for {name.rpartition('.')[2]}: {node!r}")
-        if name == DATE:
-            return EPOCH_DAY + timedelta(days=node)
-        if name == TIME:
-            return (datetime.min + timedelta(milliseconds=node % 86_400_000)).time()
-        return EPOCH + timedelta(milliseconds=node)
+    if schema.name in LOGICAL_TO_CONNECT:
+        return LOGICAL_TO_CONNECT[schema.name](schema, node)
     t = schema.type
-    if t is Type.BOOLEAN:
-        return node is True
-    if t in _INT_BITS:
-        number = _json_number(node)
-        if number is None:
-            return 0
-        whole = int(number) if not isinstance(number, float) or math.isfinite(number) else 0
-        return _narrow(whole, _INT_BITS[t])
-    if t in (Type.FLOAT32, Type.FLOAT64):
-        number = _json_number(node)
-        return 0.0 if number is None else float(number)
-    if t is Type.STRING:
-        return node if isinstance(node, str) else None
     if t is Type.BYTES:
-        if isinstance(node, str):
-            try:
-                return base64.b64decode(node, validate=True)
-            except (binascii.Error, ValueError) as exc:
-                raise ValueError("Invalid bytes field") from exc
-        number = _json_number(node)
-        return Decimal(0) if number is None else Decimal(str(number))
+        return _bytes_value(node)
+    if t in PRIMITIVE_TO_CONNECT:
+        return PRIMITIVE_TO_CONNECT[t](node)
     if t is Type.ARRAY:
         assert schema.value_schema is not None
-        items = node if isinstance(node, list) else list(node.values()) if isinstance(
-            node, dict) else []  # fmt: skip
-        return [_json_value(schema.value_schema, v) for v in items]
+        return [json_schema_value(schema.value_schema, v) for v in json_items(node)]
     if t is Type.MAP:
         return _json_map(schema, node)
-    if name == JSON_ONE_OF:
+    if schema.name == JSON_ONE_OF:
         return _json_one_of(schema, node)
     if not isinstance(node, dict):
-        raise ValueError(f"Structs should be encoded as JSON objects, but found {node!r}")
-    return {f.name: _json_value(f.schema, node.get(f.name), f.name in node) for f in schema.fields}
+        raise ValueError(
+            f"Structs should be encoded as JSON objects, but found {json_type_name(node)}"
+        )
+    return {f.name: json_schema_value(f.schema, node.get(f.name), f.name in node)
+            for f in schema.fields}  # fmt: skip
+
+
+def _bytes_value(node: Any) -> bytes | Decimal:
+    """``binaryValue()``, else ``decimalValue()`` (a Decimal's number; 0 for other nodes)."""
+    if isinstance(node, str):
+        try:
+            return jackson_base64(node)
+        except ValueError as exc:
+            raise ValueError("Invalid bytes field") from exc
+    if node.__class__ is int or node.__class__ is Decimal:
+        return Decimal(node)
+    return Decimal(0)
 
 
 def _json_map(schema: ConnectSchema, node: Any) -> dict[Any, Any]:
@@ -448,18 +367,24 @@ def _json_map(schema: ConnectSchema, node: Any) -> dict[Any, Any]:
         if not isinstance(node, dict):
             raise ValueError(
                 "Maps with string fields should be encoded as JSON objects, but found "
-                + type(node).__name__
+                + json_type_name(node)
             )
-        # JsonSchemaData fills a new HashMap<>() in the document's order
-        return as_hashmap({k: _json_value(value_schema, v) for k, v in node.items()})
+        return as_hashmap({k: json_schema_value(value_schema, v) for k, v in node.items()})
     if not isinstance(node, list):
-        raise ValueError("Maps with non-string fields should be encoded as JSON array")
+        raise ValueError(
+            "Maps with non-string fields should be encoded as JSON array of objects, but found "
+            + json_type_name(node)
+        )
     out = {}
     for entry in node:
-        if not isinstance(entry, dict) or len(entry) != 2:
-            raise ValueError(f"Found invalid map entry: {entry!r}")
-        out[_json_value(key_schema, entry.get("key"), "key" in entry)] = _json_value(
-            value_schema, entry.get("value"), "value" in entry
+        if not isinstance(entry, dict):
+            raise ValueError(
+                f"Found invalid map entry instead of object: {json_type_name(entry)}"
+            )
+        if len(entry) != 2:
+            raise ValueError(f"Found invalid map entry, expected length 2 but found :{len(entry)}")
+        out[json_schema_value(key_schema, entry.get("key"), "key" in entry)] = (
+            json_schema_value(value_schema, entry.get("value"), "value" in entry)
         )
     return keyed_hashmap(out, key_schema)
 
@@ -467,16 +392,16 @@ def _json_map(schema: ConnectSchema, node: Any) -> dict[Any, Any]:
 def _json_matches(schema: ConnectSchema, node: Any) -> bool:
     """JsonSchemaData.isInstanceOfSchemaTypeForSimpleSchema."""
     t = schema.type
-    if t in _INT_BITS:
-        return isinstance(node, int) and not isinstance(node, bool)
+    if t in (Type.INT8, Type.INT16, Type.INT32, Type.INT64):
+        return node.__class__ is int
     if t in (Type.FLOAT32, Type.FLOAT64):
-        return _json_number(node) is not None
+        return node.__class__ is int or node.__class__ is Decimal
     if t is Type.BOOLEAN:
         return isinstance(node, bool)
     if t is Type.STRING:
         return isinstance(node, str)
     if t is Type.BYTES:
-        return isinstance(node, Decimal | float)
+        return node.__class__ is Decimal
     if t is Type.ARRAY:
         return isinstance(node, list)
     if t is Type.MAP:
@@ -514,7 +439,7 @@ def _json_one_of(schema: ConnectSchema, node: Any) -> Any:
         raise ValueError("Did not find matching oneof field for data")
     out: dict[str, Any] = {f.name: None for f in schema.fields}
     chosen = schema.fields[best]
-    out[chosen.name] = _json_value(chosen.schema, node)
+    out[chosen.name] = json_schema_value(chosen.schema, node)
     return out
 
 
@@ -543,6 +468,6 @@ class JsonSchemaConverter(RegistryConverter):
                 node = decoder.decode(data[5:].decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise ValueError(f"the payload is not JSON: {exc}") from None
-            return _json_value(schema, node)
+            return json_schema_value(schema, node)
 
         return Prepared(schema, decode)
