@@ -1,0 +1,726 @@
+"""Ports of Confluent's JSON Schema converter tests (schema-registry master at 794611bd,
+json-schema-converter/src/test/java/io/confluent/connect/json/): ``JsonSchemaDataTest``,
+``AdditionalJsonSchemaDataTest`` and ``JsonSchemaConverterTest``, the reading direction
+(``toConnectSchema`` / ``toConnectData``, the converter's ``toConnectData``).
+
+Not ported: the ``fromConnect*`` tests (s3connect has no Connect -> JSON Schema writer); tests of
+settings s3connect refuses (``generalized.sum.type.support``, ``use.optional.for.nonrequired``,
+``preserve.additional.properties=true``: see ``test_json_schema_converter_config_keys``); the
+schema id in record headers (``HeaderSchemaIdSerializer``), which s3connect does not read.
+
+Everit's builders are written as the JSON they stand for; Jackson nodes as JSON text (decoded
+as the deserializer does: decimal numbers as ``Decimal``); a Struct as a dict. The converter
+tests serialize what ``JsonSchemaData.fromConnectSchema`` / ``fromConnectData`` would, and read
+it through the in-memory registry client of ``test_converters``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime, time
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from s3connect.config.sink import SinkConfig
+from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.convert.factory import make_converter
+from s3connect.convert.registry.json_schema import (
+    JSON_ENUM,
+    JSON_ONE_OF,
+    json_schema_to_connect,
+    json_schema_value,
+)
+from s3connect.errors import ConfigError, SchemaRegistryError
+from tests.unit.convert.registry.test_converters import MINIMAL, FakeClient, framed, registry
+
+_decode = json.JSONDecoder(parse_float=Decimal).decode
+
+
+def s(t: Type, **kw: Any) -> ConnectSchema:
+    return ConnectSchema(t, **kw)
+
+
+def opt(t: Type, **kw: Any) -> ConnectSchema:
+    return ConnectSchema(t, optional=True, **kw)
+
+
+def struct(*fields: tuple[str, ConnectSchema], **kw: Any) -> ConnectSchema:
+    return ConnectSchema(Type.STRUCT, fields=tuple(Field(n, f) for n, f in fields), **kw)
+
+
+def integer(connect_type: str, **kw: Any) -> dict[str, Any]:
+    return {"type": "integer", "connect.type": connect_type, **kw}
+
+
+def one_of(*members: Any, **kw: Any) -> dict[str, Any]:
+    return {"oneOf": list(members), **kw}
+
+
+NULL = {"type": "null"}
+STRING = {"type": "string"}
+
+
+def union(*members: ConnectSchema, **kw: Any) -> ConnectSchema:
+    return struct(*((f"{JSON_ONE_OF}.field.{i}", m) for i, m in enumerate(members)),
+                  name=JSON_ONE_OF, **kw)  # fmt: skip
+
+
+def check(expected_schema: ConnectSchema, expected: Any, node: Any, payload: str) -> None:
+    """checkNonObjectConversion: the schema, then the value read with it."""
+    schema = json_schema_to_connect(node)
+    assert schema == expected_schema
+    value = json_schema_value(schema, _decode(payload))
+    assert value == expected
+    assert type(value) is type(expected)
+
+
+def enum_params(*symbols: str) -> dict[str, str]:
+    return {JSON_ENUM: "", **{f"{JSON_ENUM}.{x}": x for x in symbols}}
+
+
+# ---------------------------------------------------------------------------------------------
+# JsonSchemaDataTest: JSON Schema -> Connect
+
+
+def test_to_connect_null() -> None:
+    check(opt(Type.BOOLEAN), None, one_of(NULL, {"type": "boolean"}), "null")
+
+
+def test_to_connect_boolean() -> None:
+    check(s(Type.BOOLEAN), True, {"type": "boolean"}, "true")
+
+
+def test_to_connect_int8() -> None:
+    check(s(Type.INT8), 12, integer("int8"), "12")
+
+
+def test_to_connect_int8_with_default() -> None:
+    check(s(Type.INT8, default=34), 12, integer("int8", default=34), "12")
+
+
+def test_to_connect_int8_with_default_conversion() -> None:
+    check(s(Type.INT8, default=34), 12, integer("int8", default=34), "12")
+    # a missing or null value is the default
+    schema = json_schema_to_connect(integer("int8", default=34))
+    assert json_schema_value(schema, None) == 34
+    assert json_schema_value(schema, None, present=False) == 34
+
+
+def test_to_connect_int16() -> None:
+    check(s(Type.INT16), 12, integer("int16"), "12")
+
+
+def test_to_connect_int32() -> None:
+    check(s(Type.INT32), 12, integer("int32"), "12")
+
+
+def test_to_connect_int64() -> None:
+    check(s(Type.INT64), 12, integer("int64"), "12")
+
+
+def test_to_connect_float32() -> None:
+    check(s(Type.FLOAT32), 12.0, {"type": "number", "connect.type": "float32"}, "12.0")
+
+
+def test_to_connect_float64() -> None:
+    check(s(Type.FLOAT64), 12.0, {"type": "number", "connect.type": "float64"}, "12.0")
+
+
+def test_to_connect_nullable_string_nullvalue() -> None:
+    check(opt(Type.STRING), None, one_of(NULL, STRING), "null")
+
+
+def test_to_connect_nullable_string() -> None:
+    check(opt(Type.STRING), "teststring", one_of(NULL, STRING), '"teststring"')
+
+
+def test_to_connect_string() -> None:
+    check(s(Type.STRING), "teststring", STRING, '"teststring"')
+
+
+def test_to_connect_bytes() -> None:
+    node = {"type": "string", "connect.type": "bytes"}
+    check(s(Type.BYTES), b"teststring", node, '"dGVzdHN0cmluZw=="')
+
+
+def test_to_connect_array() -> None:
+    node = {"type": "array", "items": integer("int8")}
+    check(s(Type.ARRAY, value_schema=s(Type.INT8)), [12, 13], node, "[12, 13]")
+
+
+def test_to_connect_map_string_keys() -> None:
+    node = {"type": "object", "additionalProperties": integer("int8"), "connect.type": "map"}
+    expected = s(Type.MAP, key_schema=s(Type.STRING), value_schema=s(Type.INT8))
+    check(expected, {"field": 12}, node, '{"field": 12}')
+
+
+def test_to_connect_map_non_string_keys() -> None:
+    entry = {"type": "object", "properties": {"key": integer("int8"), "value": integer("int16")}}
+    node = {"type": "array", "items": entry, "connect.type": "map"}
+    expected = s(Type.MAP, key_schema=s(Type.INT8), value_schema=s(Type.INT16))
+    check(expected, {12: 16}, node, '[{"key": 12, "value": 16}]')
+
+
+def _record(string: Any, **kw: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "title": "Record",
+        "properties": {"int8": integer("int8", **{"connect.index": 0}), "string": string},
+        **kw,
+    }
+
+
+def test_to_connect_record() -> None:
+    node = _record({"type": "string", "connect.index": 1})
+    expected = struct(("int8", s(Type.INT8)), ("string", s(Type.STRING)), name="Record")
+    payload = '{"int8": 12, "string": "sample string"}'
+    check(expected, {"int8": 12, "string": "sample string"}, node, payload)
+
+
+def _record_with_optional(value: str | None) -> None:
+    node = _record(one_of(NULL, STRING, **{"connect.index": 1}))
+    expected = struct(("int8", s(Type.INT8)), ("string", opt(Type.STRING)), name="Record")
+    payload = json.dumps({"int8": 12, "string": value})
+    check(expected, {"int8": 12, "string": value}, node, payload)
+
+
+def test_to_connect_record_with_optional_value() -> None:
+    _record_with_optional("sample string")
+
+
+def test_to_connect_record_with_optional_null_value() -> None:
+    _record_with_optional(None)
+
+
+def test_to_connect_record_with_no_additional_properties() -> None:
+    # object.additional.properties=false only changes fromConnectSchema: accepted, same reading.
+    node = _record({"type": "string", "connect.index": 1}, additionalProperties=False)
+    expected = struct(("int8", s(Type.INT8)), ("string", s(Type.STRING)), name="Record")
+    check(expected, {"int8": 12, "string": None}, node, '{"int8": 12}')
+
+
+def test_to_connect_record_with_missing_nonoptional() -> None:
+    node = _record({"type": "string", "connect.index": 1})
+    expected = struct(("int8", s(Type.INT8)), ("string", s(Type.STRING)), name="Record")
+    # The string field is not set: null (Struct.validate would reject it; the sink too)
+    check(expected, {"int8": 12, "string": None}, node, '{"int8": 12}')
+
+
+def _record_with_optional_array(value: list[str] | None) -> None:
+    node = {
+        "type": "object",
+        "title": "Record",
+        "properties": {
+            "string": one_of(NULL, STRING, **{"connect.index": 0}),
+            "array": one_of(NULL, {"type": "array", "items": STRING}, **{"connect.index": 1}),
+        },
+    }
+    expected = struct(
+        ("string", opt(Type.STRING)),
+        ("array", opt(Type.ARRAY, value_schema=s(Type.STRING))),
+        name="Record",
+    )
+    payload = json.dumps({"string": "xx", "array": value})
+    check(expected, {"string": "xx", "array": value}, node, payload)
+
+
+def test_to_connect_record_with_optional_array_value() -> None:
+    _record_with_optional_array(["test"])
+
+
+def test_to_connect_record_with_optional_array_null_value() -> None:
+    _record_with_optional_array(None)
+
+
+NESTED = {
+    "type": "object",
+    "title": "nestedRecord",
+    "properties": {"string": {"type": "string", "connect.index": 0}},
+}
+NESTED_RECORD = {
+    "type": "object",
+    "title": "Record",
+    "properties": {"nestedRecord": one_of(NULL, NESTED, **{"connect.index": 0})},
+}
+RECORD_WITH_STRING = struct(("string", s(Type.STRING)), name="nestedRecord", optional=True)
+
+
+def test_to_connect_nested_record_with_optional_record_value() -> None:
+    expected = struct(("nestedRecord", RECORD_WITH_STRING), name="Record")
+    payload = '{"nestedRecord": {"string": "xx"}}'
+    check(expected, {"nestedRecord": {"string": "xx"}}, NESTED_RECORD, payload)
+
+
+def test_to_connect_nested_record_with_optional_record_null_value() -> None:
+    expected = struct(("nestedRecord", RECORD_WITH_STRING), name="Record")
+    check(expected, {"nestedRecord": None}, NESTED_RECORD, '{"nestedRecord": null}')
+
+
+def _decimal_node(scale: int) -> dict[str, Any]:
+    return {
+        "type": "number",
+        "title": DECIMAL,
+        "connect.type": "bytes",
+        "connect.parameters": {"scale": str(scale)},
+    }
+
+
+def _decimal_schema(scale: int) -> ConnectSchema:
+    return s(Type.BYTES, name=DECIMAL, parameters={"scale": str(scale)})
+
+
+def test_to_connect_base64_decimal() -> None:
+    # BinaryNode [0, -100]: the unscaled 156 at scale 2
+    check(_decimal_schema(2), Decimal("1.56"), _decimal_node(2), '"AJw="')
+
+
+def test_to_connect_numeric_decimal() -> None:
+    check(_decimal_schema(2), Decimal("1.56"), _decimal_node(2), "1.56")
+
+
+def test_to_connect_numeric_decimal_with_trailing_zeros() -> None:
+    check(_decimal_schema(4), Decimal("1.5600"), _decimal_node(4), "1.5600")
+    value = json_schema_value(_decimal_schema(4), _decode("1.5600"))
+    assert value.as_tuple().exponent == -4  # BigDecimal.equals: the scale too
+
+
+def test_to_connect_high_precision_numeric_decimal() -> None:
+    # too big for a float64
+    reference = Decimal("1.23456789123456789")
+    check(_decimal_schema(17), reference, _decimal_node(17), "1.23456789123456789")
+
+
+def test_to_connect_const() -> None:
+    check(s(Type.STRING, parameters=enum_params("one")), "one", {"const": "one"}, '"one"')
+
+
+def test_to_connect_enum() -> None:
+    expected = s(Type.STRING, parameters=enum_params("one", "two", "three"))
+    check(expected, "one", {"enum": ["one", "two", "three"]}, '"one"')
+
+
+def test_to_connect_enum_with_null() -> None:
+    expected = s(Type.STRING, parameters=enum_params("one", "two", "three", "<NULL>"))
+    check(expected, "one", {"enum": ["one", "two", "three", None]}, '"one"')
+
+
+def test_to_connect_enum_in_all_of() -> None:
+    node = {"allOf": [STRING, {"enum": ["one", "two", "three"]}]}
+    expected = s(Type.STRING, parameters=enum_params("one", "two", "three"))
+    check(expected, "one", node, '"one"')
+
+
+def test_to_connect_int_enum_in_all_of_is_valid() -> None:
+    node = {"allOf": [{"type": "number"}, {"enum": [1, 2, 3]}]}
+    check(s(Type.FLOAT64), 123.45, node, "123.45")
+
+
+def test_to_connect_union_enum_in_all_of_is_valid() -> None:
+    node = {"allOf": [one_of(integer("int8"), integer("int16")), {"enum": [1, 2, 3]}]}
+    expected = union(opt(Type.INT8), opt(Type.INT16))
+    value = {f"{JSON_ONE_OF}.field.0": 12, f"{JSON_ONE_OF}.field.1": None}
+    check(expected, value, node, "12")
+
+
+def test_to_connect_string_const_in_all_of() -> None:
+    # everit loads {"const", "type"} as a synthetic allOf: the const is ignored
+    check(s(Type.STRING), "money", {"const": "money", "type": "string"}, '"money"')
+
+
+def test_to_connect_integer_const_in_all_of() -> None:
+    check(s(Type.INT64), 123, {"const": 123, "type": "integer"}, "123")
+
+
+def test_to_connect_number_const_in_all_of() -> None:
+    check(s(Type.FLOAT64), 123.45, {"const": 123.45, "type": "number"}, "123.45")
+
+
+def test_to_connect_reference_in_all_of() -> None:
+    node = {
+        "allOf": [{"$ref": "#/definitions/numberSchema"}],
+        "definitions": {"numberSchema": integer("int64")},
+    }
+    check(s(Type.INT64), 27, node, "27")
+
+
+def test_to_connect_union() -> None:
+    expected = union(opt(Type.INT8), opt(Type.INT16))
+    value = {f"{JSON_ONE_OF}.field.0": 12, f"{JSON_ONE_OF}.field.1": None}
+    check(expected, value, one_of(integer("int8"), integer("int16")), "12")
+
+
+def test_to_connect_singleton_union() -> None:
+    check(s(Type.STRING), "bar", one_of(STRING), '"bar"')
+
+
+def test_to_connect_union_second_field() -> None:
+    expected = union(opt(Type.STRING), opt(Type.INT32))
+    value = {f"{JSON_ONE_OF}.field.0": None, f"{JSON_ONE_OF}.field.1": 12}
+    check(expected, value, one_of(STRING, integer("int32")), "12")
+
+
+def test_to_connect_union_different_integral_type() -> None:
+    expected = union(opt(Type.STRING), opt(Type.INT64))
+    value = {f"{JSON_ONE_OF}.field.0": None, f"{JSON_ONE_OF}.field.1": 123}
+    check(expected, value, one_of(STRING, {"type": "integer"}), "123")
+
+
+def test_to_connect_union_different_numeric_type() -> None:
+    expected = union(opt(Type.STRING), opt(Type.FLOAT64))
+    value = {f"{JSON_ONE_OF}.field.0": None, f"{JSON_ONE_OF}.field.1": 123.0}
+    check(expected, value, one_of(STRING, {"type": "number"}), "123")
+    assert type(json_schema_value(expected, 123)[f"{JSON_ONE_OF}.field.1"]) is float
+
+
+def test_to_connect_union_from_any_of() -> None:
+    expected = union(opt(Type.INT8), opt(Type.INT16))
+    value = {f"{JSON_ONE_OF}.field.0": 12, f"{JSON_ONE_OF}.field.1": None}
+    check(expected, value, {"anyOf": [integer("int8"), integer("int16")]}, "12")
+
+
+def test_to_connect_union_different_struct() -> None:
+    number = integer("int8", **{"connect.index": 0})
+    string = {"type": "string", "connect.index": 1}
+
+    def member(title: str, a: str, b: str, index: int) -> dict[str, Any]:
+        properties = {a: number, b: string}
+        return {"type": "object", "title": title, "properties": properties, "connect.index": index}
+
+    node = one_of(member("field0", "a", "b", 0), member("field1", "c", "d", 1))
+    field0 = struct(("a", s(Type.INT8)), ("b", s(Type.STRING)), name="field0", optional=True)
+    field1 = struct(("c", s(Type.INT8)), ("d", s(Type.STRING)), name="field1", optional=True)
+    expected = union(field0, field1)
+    f0, f1 = f"{JSON_ONE_OF}.field.0", f"{JSON_ONE_OF}.field.1"
+    payload = '{"a": 12, "b": "sample string"}'
+    check(expected, {f0: {"a": 12, "b": "sample string"}, f1: None}, node, payload)
+    payload = '{"c": 12, "d": "sample string"}'
+    check(expected, {f0: None, f1: {"c": 12, "d": "sample string"}}, node, payload)
+
+
+def test_to_connect_union_second_nested_schemas() -> None:
+    string = {"type": "string", "connect.index": 0}
+
+    def member(inner: str, index: int) -> dict[str, Any]:
+        nested = {"type": "object", "properties": {inner: string}}
+        return {"type": "object", "properties": {"commonFieldName": nested},
+                "connect.index": index}  # fmt: skip
+
+    node = one_of(member("differentFieldNameA", 0), member("differentFieldNameB", 1))
+    nested0 = struct(("differentFieldNameA", s(Type.STRING)))
+    nested1 = struct(("differentFieldNameB", s(Type.STRING)))
+    field0 = struct(("commonFieldName", nested0), optional=True)
+    field1 = struct(("commonFieldName", nested1), optional=True)
+    expected = union(field0, field1)
+    f0, f1 = f"{JSON_ONE_OF}.field.0", f"{JSON_ONE_OF}.field.1"
+    a = {"commonFieldName": {"differentFieldNameA": "sample string A"}}
+    check(expected, {f0: a, f1: None}, node, json.dumps(a))
+    b = {"commonFieldName": {"differentFieldNameB": "sample string B"}}
+    check(expected, {f0: None, f1: b}, node, json.dumps(b))
+
+
+def _map_optional(value: str | None) -> None:
+    entry = {
+        "type": "object",
+        "properties": {"key": integer("int8"), "value": one_of(NULL, STRING)},
+    }
+    node = {"type": "array", "items": entry, "connect.type": "map"}
+    expected = s(Type.MAP, key_schema=s(Type.INT8), value_schema=opt(Type.STRING))
+    check(expected, {12: value}, node, json.dumps([{"key": 12, "value": value}]))
+
+
+def test_to_connect_map_optional_value() -> None:
+    _map_optional("some value")
+
+
+def test_to_connect_map_optional_null_value() -> None:
+    _map_optional(None)
+
+
+def test_to_named_connect_map() -> None:
+    node = {
+        "type": "object",
+        "additionalProperties": integer("int32"),
+        "connect.type": "map",
+        "title": "foo.bar",
+    }
+    expected = s(Type.MAP, key_schema=s(Type.STRING), value_schema=s(Type.INT32), name="foo.bar")
+    assert json_schema_to_connect(node) == expected
+
+
+def test_combined_schema_all_of_ref() -> None:
+    node = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "allOf": [
+            {"$ref": "#/definitions/MessageBase"},
+            {"$ref": "#/definitions/MessageBase2"},
+        ],
+        "title": "IdentifyUserMessage",
+        "description": "An IdentifyUser message",
+        "type": "object",
+        "properties": {"prevUserId": STRING, "newUserId": STRING},
+        "definitions": {
+            "MessageBase": {"properties": {"id": STRING, "type": STRING}},
+            "MessageBase2": {"properties": {"id2": STRING}},
+        },
+    }
+    connect = json_schema_to_connect(node)
+    for name in ("id", "type", "id2", "newUserId", "prevUserId"):
+        assert connect.field(name) is not None
+
+
+def test_combined_schema_title_and_object() -> None:
+    node = {
+        "title": "Product Identifier",
+        "type": "object",
+        "anyOf": [
+            {"type": "object", "properties": {"keycode": STRING}},
+            {"type": "object", "properties": {"itemCode": STRING}},
+        ],
+    }
+    assert json_schema_to_connect(node).name == "io.confluent.connect.json.OneOf"
+
+
+def _field_optional(node: dict[str, Any], name: str) -> bool:
+    field = json_schema_to_connect(node).field(name)
+    assert field is not None
+    return field.schema.optional
+
+
+def test_numeric_formats() -> None:
+    node = {
+        "title": "numerics with format",
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer", "format": "int32"},
+            "num": {"type": "number", "format": "double"},
+        },
+        "required": ["id"],
+        "additionalProperties": False,
+    }
+    assert not _field_optional(node, "id")
+    assert not _field_optional(node, "num")
+
+
+def test_optional_numeric_formats() -> None:
+    node = {
+        "title": "numerics with format",
+        "type": "object",
+        "properties": {
+            "id": {"format": "int32", "type": ["null", "number"]},
+            "num": {"format": "double", "type": ["null", "integer"]},
+        },
+        "required": ["id"],
+        "additionalProperties": False,
+    }
+    assert _field_optional(node, "id")
+    assert _field_optional(node, "num")
+
+
+def test_string_formats() -> None:
+    node = {
+        "title": "strings with format",
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "format": "password"},
+            "str": {"type": "string", "format": "uuid"},
+        },
+        "required": ["id"],
+        "additionalProperties": False,
+    }
+    assert not _field_optional(node, "id")
+    assert not _field_optional(node, "str")
+
+
+def test_optional_string_formats() -> None:
+    # "type" twice in "id": the last one counts (Jackson)
+    text = """{
+      "title": "strings with format", "type": "object",
+      "properties": {
+        "id": {"type": "string", "format": "password", "type": ["null", "string"]},
+        "str": {"format": "uuid", "type": ["null", "string"]}
+      },
+      "required": ["id"], "additionalProperties": false
+    }"""
+    node = json.loads(text)
+    assert _field_optional(node, "id")
+    assert _field_optional(node, "str")
+
+
+def test_optional_referenced_schema() -> None:
+    not_included = {"type": "null", "title": "Not included"}
+    created_by = {"oneOf": [not_included, STRING], "description": "user id"}
+    node = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Test",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "description": "unique id"},
+            "createById": created_by,
+            "complexNode": {"oneOf": [not_included, {"$ref": "#/definitions/complexNode"}]},
+        },
+        "required": ["id"],
+        "definitions": {
+            "complexNode": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "id": {"type": "string", "description": "unique id"},
+                    "createById": created_by,
+                },
+                "required": ["id"],
+            }
+        },
+    }
+    assert _field_optional(node, "complexNode")
+
+
+def test_optional_object_or_array() -> None:
+    node = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "assetMetadata": {
+                "anyOf": [
+                    {"$ref": "#/definitions/assetMetadata"},
+                    {"type": "array", "items": {"$ref": "#/definitions/assetMetadata"}},
+                    NULL,
+                ]
+            }
+        },
+        "definitions": {
+            "assetMetadata": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"id": STRING, "type": STRING},
+            }
+        },
+    }
+    assert _field_optional(node, "assetMetadata")
+
+
+MODERN = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "object_details": {
+            "additionalProperties": True,
+            "properties": {
+                "object_parents": {
+                    "items": {
+                        "properties": {
+                            "object_parents_file_location": {"type": ["string", "null"]},
+                            "object_parents_id": {"type": ["string", "null"]},
+                        },
+                        "type": ["object", "null"],
+                    },
+                    "type": ["array", "null"],
+                }
+            },
+        }
+    },
+}
+
+
+def test_ignore_modern_dialects() -> None:
+    # ignore.modern.dialects is accepted (either value reads alike here: draft 7 rules)
+    assert json_schema_to_connect(MODERN).field("object_details") is not None
+
+
+def test_use_modern_dialects() -> None:
+    assert json_schema_to_connect(MODERN).field("object_details") is not None
+
+
+def test_any_of_with_array() -> None:
+    nullable = {"type": ["string", "null"]}
+    node = {
+        "$defs": {
+            "review": {
+                "properties": {"created_on": nullable, "reason_code": nullable},
+                "required": [],
+                "type": "object",
+            }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+            "change_operation": STRING,
+            "reviews": {
+                "items": {"$ref": "#/$defs/review"},
+                "required": [],
+                "type": ["array", "null"],
+            },
+        },
+    }
+    field = json_schema_to_connect(node).field("reviews")
+    assert field is not None and field.schema.type is Type.ARRAY
+
+
+def test_to_connect_recursive_schema() -> None:
+    # Recursive schemas are not supported (README: a documented difference).
+    node = {
+        "type": "object",
+        "title": "Task",
+        "description": "A task",
+        "id": "#id1",
+        "properties": {
+            "parent": {"$ref": "#id1"},
+            "title": {"type": "string", "description": "Task title", "connect.index": 1},
+        },
+    }
+    with pytest.raises(ValueError):
+        json_schema_to_connect(node)
+
+
+def test_to_connect_recursive_schema2() -> None:
+    foo = {"$ref": "#/$defs/Foo"}
+    node = {
+        "title": "Foo",
+        "$ref": "#/$defs/Foo",
+        "$defs": {
+            "Foo": {
+                "properties": {
+                    "foos": {
+                        "oneOf": [{"items": foo, "type": "array"}, NULL],
+                        "items": foo,
+                        "type": "array",
+                    }
+                },
+                "type": "object",
+            }
+        },
+    }
+    with pytest.raises(ValueError, match="recursive JSON Schemas are not supported"):
+        json_schema_to_connect(node)
+
+
+ADDITIONAL_PROPERTIES_FIELD = "__connect_additional_properties__"
+
+
+def test_preserve_additional_properties_default_off_preserves_lossy_behavior() -> None:
+    node = {"type": "object", "additionalProperties": {"type": "integer"}}
+    schema = json_schema_to_connect(node)
+    assert schema == struct()  # no extras field
+    assert json_schema_value(schema, _decode('{"a":1,"b":2}')) == {}  # entries dropped
+
+
+def test_default_off_legitimate_reserved_name_string_field_round_trips_normally() -> None:
+    schema = struct((ADDITIONAL_PROPERTIES_FIELD, s(Type.STRING)))
+    payload = _decode('{"__connect_additional_properties__":"hello"}')
+    assert json_schema_value(schema, payload) == {ADDITIONAL_PROPERTIES_FIELD: "hello"}
+
+
+def test_default_off_payload_with_reserved_name_is_silently_dropped() -> None:
+    schema = json_schema_to_connect({"type": "object", "properties": {"name": STRING}})
+    payload = _decode('{"name":"Alice","__connect_additional_properties__":"hi"}')
+    assert json_schema_value(schema, payload) == {"name": "Alice"}
+
+
+# ---------------------------------------------------------------------------------------------
+# AdditionalJsonSchemaDataTest
+
+
+def test_to_connect_optional_string_with_title_for_null_schema() -> None:
+    node = one_of({"title": "Not included", "type": "null"}, STRING)
+    assert json_schema_to_connect(node) == opt(Type.STRING)
