@@ -33,6 +33,8 @@ _SR_CONVERTER_DEFAULTS = {
     "wrapper.for.nullables": "false",
     "wrapper.for.raw.primitives": "true",
     "use.optional.for.nonrequired": "false",
+    "flatten.singleton.unions": "true",
+    "preserve.additional.properties": "false",
 }
 
 
@@ -56,7 +58,7 @@ class RegistryConfig:
         }
         settings = {side: _read_registry(r, side, name) for side, name in sides.items()}
         for side in ("key", "value"):
-            _read_properties(r, side, side in sides)
+            _read_properties(r, side, sides.get(side))
         return cls(key=settings.get("key"), value=settings.get("value"))
 
     def describe(self, masked: bool = True) -> dict[str, str]:
@@ -104,17 +106,23 @@ def _read_registry(r: KeyReader, side: str, converter: str) -> RegistrySettings 
     return RegistrySettings(url=url, credentials_source=source, user_info=user_info)
 
 
-def _read_properties(r: KeyReader, side: str, registry: bool) -> None:
-    """The ``<side>.converter.*`` keys not read yet: accepted at their default, ignored, or left
-    unread (reported as unknown)."""
+def _read_properties(r: KeyReader, side: str, converter: str | None) -> None:
+    """The ``<side>.converter.*`` keys not read yet (``converter``: the side's Schema Registry
+    converter, if any): accepted at their default, ignored, or left unread (reported as
+    unknown)."""
     prefix = f"{side}.converter."
+    if converter == "jsonschema":  # JsonSchemaDataConfig validates it (it changes writing only)
+        r.choice(prefix + "decimal.format", "BASE64", ("BASE64", "NUMERIC"),
+                 why="String must be one of (case insensitive): BASE64, NUMERIC")  # fmt: skip
+        if r.has(prefix + "decimal.format"):
+            r.ignore(prefix + "decimal.format")
     for key in r.unread(prefix):
         suffix = key[len(prefix) :]
         value = r.get(key) or ""
-        if registry and suffix in _SR_CONVERTER_DEFAULTS:
+        if converter and suffix in _SR_CONVERTER_DEFAULTS:
             if value.strip().lower() != _SR_CONVERTER_DEFAULTS[suffix].lower():
                 r.later(key, value, f"only the default {_SR_CONVERTER_DEFAULTS[suffix]}")
-        elif registry:
+        elif converter:
             r.ignore(key)
         elif suffix.startswith(("schema.registry.", "basic.auth.")):
             r.ignore(key)  # the converter is not a Schema Registry one

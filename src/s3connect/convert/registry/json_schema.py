@@ -181,7 +181,8 @@ def _json_finish(
     if params:
         schema = dataclasses.replace(schema, parameters=params)
     if "default" in node:
-        default = json_schema_value(schema, node["default"])
+        raw = node["default"]  # a schema parsed with floats: read as the decoder reads them
+        default = json_schema_value(schema, Decimal(repr(raw)) if type(raw) is float else raw)
         schema = dataclasses.replace(schema, default=default)
     if optional:
         schema = dataclasses.replace(schema, optional=True)
@@ -453,13 +454,13 @@ class JsonSchemaConverter(RegistryConverter):
 
     def _build(self, registered: Any, version: int, topic: str) -> Prepared:
         try:
-            root = json.loads(registered.schema_str)
+            root = _JSON_DECODER.decode(registered.schema_str)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"the registered schema is not JSON: {exc}") from None
         documents: dict[str, Any] = {}
         for ref in registered.references or []:
             found = self.registry.referenced(ref.subject, int(ref.version), topic)
-            documents[str(ref.name)] = json.loads(found.schema.schema_str)
+            documents[str(ref.name)] = _JSON_DECODER.decode(found.schema.schema_str)
         schema = json_schema_to_connect(root, version, documents)
         decoder = _JSON_DECODER
 

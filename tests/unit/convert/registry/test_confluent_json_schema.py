@@ -724,3 +724,270 @@ def test_default_off_payload_with_reserved_name_is_silently_dropped() -> None:
 def test_to_connect_optional_string_with_title_for_null_schema() -> None:
     node = one_of({"title": "Not included", "type": "null"}, STRING)
     assert json_schema_to_connect(node) == opt(Type.STRING)
+
+
+# ---------------------------------------------------------------------------------------------
+# JsonSchemaConverterTest: the converter's toConnectData (wire format, registry version)
+
+TOPIC = "topic"
+
+
+def _converter(client: FakeClient, is_key: bool = False) -> Any:
+    return make_converter("jsonschema", registry=registry(client), is_key=is_key)
+
+
+def test_primitive() -> None:
+    client = FakeClient()
+    client.add(1, '{"type":"boolean"}', "JSON", "topic-value", 1)
+    # Because of registration in schema registry and lookup, we'll have added a version number
+    assert _converter(client).to_connect(TOPIC, framed(1, b"true")) == (
+        True,
+        s(Type.BOOLEAN, version=1),
+    )
+
+
+def _index(node: dict[str, Any], index: int) -> dict[str, Any]:
+    return {**node, "connect.index": index}
+
+
+COMPLEX_FIELDS: list[tuple[str, dict[str, Any], ConnectSchema]] = [
+    ("int8", integer("int8"), s(Type.INT8)),
+    ("int16", integer("int16"), s(Type.INT16)),
+    ("int32", integer("int32"), s(Type.INT32)),
+    ("int64", integer("int64"), s(Type.INT64)),
+    ("float32", {"type": "number", "connect.type": "float32"}, s(Type.FLOAT32)),
+    ("float64", {"type": "number", "connect.type": "float64"}, s(Type.FLOAT64)),
+    ("boolean", {"type": "boolean"}, s(Type.BOOLEAN)),
+    ("string", STRING, s(Type.STRING)),
+    ("bytes", {"type": "string", "connect.type": "bytes"}, s(Type.BYTES)),
+    ("array", {"type": "array", "items": STRING}, s(Type.ARRAY, value_schema=s(Type.STRING))),
+    (
+        "map",
+        {"type": "object", "connect.type": "map", "additionalProperties": integer("int32")},
+        s(Type.MAP, key_schema=s(Type.STRING), value_schema=s(Type.INT32)),
+    ),
+]
+COMPLEX_PAYLOAD = {
+    "int8": 12, "int16": 12, "int32": 12, "int64": 12, "float32": 12.2, "float64": 12.2,
+    "boolean": True, "string": "foo", "bytes": "Zm9v", "array": ["a", "b", "c"],
+    "map": {"field": 1},
+}  # fmt: skip
+COMPLEX_VALUE = {**COMPLEX_PAYLOAD, "bytes": b"foo"}
+
+
+def test_complex() -> None:
+    # The JSON Schema JsonSchemaData.fromConnectSchema makes of the struct, and its value.
+    properties = {name: _index(node, i) for i, (name, node, _) in enumerate(COMPLEX_FIELDS)}
+    client = FakeClient()
+    client.add(1, json.dumps({"type": "object", "properties": properties}), "JSON",
+               "topic-value", 1)  # fmt: skip
+    value, schema = _converter(client).to_connect(
+        TOPIC, framed(1, json.dumps(COMPLEX_PAYLOAD).encode())
+    )
+    assert schema == struct(*((n, c) for n, _, c in COMPLEX_FIELDS), version=1)
+    assert value == COMPLEX_VALUE
+
+
+def test_complex_with_defaults() -> None:
+    date_def, time_def = 100, 1000 * 60 * 60 * 2
+    ts_def = (1000 * 60 * 60 * 24 * 365 + 100) % (1 << 32)  # Java's int arithmetic overflows
+    defaults: dict[str, Any] = {
+        "int8": 2, "int16": 12, "int32": 12, "int64": 12, "float32": 12.2, "float64": 12.2,
+        "boolean": True, "string": "foo", "bytes": "Zm9v",
+        "array": ["a", "b", "c"], "map": {"field": 1},
+    }  # fmt: skip
+    properties: dict[str, Any] = {}
+    fields = []
+    for i, (name, node, connect) in enumerate(COMPLEX_FIELDS):
+        doc = {"description": f"{name if name != 'boolean' else 'bool'} field"}
+        has_doc = name not in ("array", "map")
+        properties[name] = _index({**node, "default": defaults[name], **(doc if has_doc else {})}, i)
+        default = COMPLEX_VALUE[name] if name != "int8" else 2
+        if name in ("int16", "int32", "int64"):
+            default = 12
+        fields.append((name, ConnectSchema(connect.type, key_schema=connect.key_schema,
+                                           value_schema=connect.value_schema, default=default,
+                                           doc=doc["description"] if has_doc else None)))  # fmt: skip
+    logical = [
+        ("date", "int32", DATE, date_def, date(1970, 4, 11)),
+        ("time", "int32", TIME, time_def, time(2, 0)),
+        ("ts", "int64", TIMESTAMP, ts_def, datetime.fromtimestamp(ts_def / 1000, UTC)),
+    ]
+    for i, (name, connect_type, logical_name, raw, default) in enumerate(logical, start=11):
+        properties[name] = _index(integer(connect_type, title=logical_name, default=raw,
+                                          description=f"{name} field",
+                                          **{"connect.version": 1}), i)  # fmt: skip
+        fields.append((name, ConnectSchema(Type[connect_type.upper()], name=logical_name,
+                                           version=1, default=default, doc=f"{name} field")))  # fmt: skip
+    properties["decimal"] = _index({
+        "type": "string", "title": DECIMAL, "connect.type": "bytes", "connect.version": 1,
+        "connect.parameters": {"scale": "5"}, "default": "BMsv", "description": "decimal field",
+    }, 14)  # fmt: skip
+    fields.append(("decimal", ConnectSchema(Type.BYTES, name=DECIMAL, version=1,
+                                            parameters={"scale": "5"}, default=Decimal("3.14159"),
+                                            doc="decimal field")))  # fmt: skip
+    client = FakeClient()
+    client.add(1, json.dumps({"type": "object", "properties": properties}), "JSON",
+               "topic-value", 1)  # fmt: skip
+    payload = {**COMPLEX_PAYLOAD, "date": date_def, "time": time_def, "ts": ts_def,
+               "decimal": "BMsv"}  # fmt: skip
+    value, schema = _converter(client).to_connect(TOPIC, framed(1, json.dumps(payload).encode()))
+    assert schema == struct(*fields, version=1)
+    assert value == {**COMPLEX_VALUE, "date": date(1970, 4, 11), "time": time(2, 0),
+                     "ts": datetime.fromtimestamp(ts_def / 1000, UTC),
+                     "decimal": Decimal("3.14159")}  # fmt: skip
+    # a missing field reads as its default
+    value, _ = _converter(client).to_connect(TOPIC, framed(1, b"{}"))
+    assert value == {name: f.default for name, f in fields}
+
+
+def test_null() -> None:
+    client = FakeClient()
+    client.add(1, json.dumps(one_of(NULL, {"type": "boolean"})), "JSON", "topic-value", 1)
+    assert _converter(client).to_connect(TOPIC, framed(1, b"null")) == (
+        None,
+        opt(Type.BOOLEAN, version=1),
+    )
+
+
+KEY_JSON = {"type": "object", "properties": {"key": {"type": "integer"}}}
+KEYVALUE_JSON = {
+    "type": "object",
+    "properties": {
+        "key": {"type": "integer"},
+        "value": {"type": ["null", "string"], "default": None},
+    },
+}
+
+
+def test_version_extracted_for_default_subject_name_strategy() -> None:
+    # Version info should be extracted even if the data was not created with Copycat.
+    client = FakeClient()
+    client.add(1, json.dumps(KEY_JSON), "JSON", "topic-value", 1)
+    client.add(2, json.dumps(KEYVALUE_JSON), "JSON", "topic-value", 2)
+    converter = _converter(client)
+    value1, schema1 = converter.to_connect(TOPIC, framed(1, b'{"key":15}'))
+    assert schema1 is not None and schema1.version == 1 and value1 == {"key": 15}
+    value2, schema2 = converter.to_connect(TOPIC, framed(2, b'{"key":15,"value":"bar"}'))
+    assert schema2 is not None and schema2.version == 2
+    assert value2 == {"key": 15, "value": "bar"}
+
+
+def test_version_maintained() -> None:
+    # The Connect schema's own version (connect.version) wins over the registry's.
+    optional_int16 = one_of(NULL, integer("int16"))
+    newer = {
+        "type": "object",
+        "connect.version": 2,
+        "properties": {"orig": _index(optional_int16, 0), "new": _index(optional_int16, 1)},
+    }
+    older = {"type": "object", "connect.version": 1,
+             "properties": {"orig": _index(optional_int16, 0)}}  # fmt: skip
+    client = FakeClient()
+    client.add(1, json.dumps(newer), "JSON", "topic-value", 1)
+    client.add(2, json.dumps(older), "JSON", "topic-value", 2)
+    converter = _converter(client)
+    _, newer_schema = converter.to_connect(TOPIC, framed(1, b'{"orig":1,"new":2}'))
+    _, older_schema = converter.to_connect(TOPIC, framed(2, b'{"orig":1}'))
+    assert newer_schema is not None and newer_schema.version == 2
+    assert older_schema is not None and older_schema.version == 1
+
+
+def _same_schema_multiple_topic(is_key: bool) -> None:
+    suffix = "key" if is_key else "value"
+    client = FakeClient()
+    client.add(1, json.dumps(KEYVALUE_JSON), "JSON", f"topic1-{suffix}", 1)
+    client.add(2, json.dumps(KEY_JSON), "JSON", f"topic2-{suffix}", 1)
+    client.add(1, json.dumps(KEYVALUE_JSON), "JSON", f"topic2-{suffix}", 2)
+    converter = _converter(client, is_key)
+    record = framed(1, b'{"key":15,"value":"bar"}')
+    _, schema1 = converter.to_connect("topic1", record)
+    assert schema1 is not None and schema1.version == 1
+    _, schema2 = converter.to_connect("topic2", record)
+    assert schema2 is not None and schema2.version == 2
+    _, schema2 = converter.to_connect("topic2", record)
+    assert schema2 is not None and schema2.version == 2
+
+
+def test_same_schema_multiple_topic_for_value() -> None:
+    _same_schema_multiple_topic(False)
+
+
+def test_same_schema_multiple_topic_for_key() -> None:
+    _same_schema_multiple_topic(True)
+
+
+def test_explicitly_named_nested_maps_with_non_string_keys() -> None:
+    def entries(key: Any, value: Any) -> dict[str, Any]:
+        properties = {"key": _index(key, 0), "value": _index(value, 1)}
+        return {"type": "object", "properties": properties}
+
+    optional_string = one_of(NULL, STRING)
+    inner = {"type": "array", "connect.type": "map", "title": "foo.bar",
+             "items": entries(optional_string, one_of(NULL, integer("int32")))}  # fmt: skip
+    node = {"type": "array", "connect.type": "map", "title": "biz.baz", "connect.version": 1,
+            "items": entries(optional_string, inner)}  # fmt: skip
+    client = FakeClient()
+    client.add(1, json.dumps(node), "JSON", "topic-value", 1)
+    payload = b'[{"key":"foo","value":[{"key":"bar","value":1}]}]'
+    value, schema = _converter(client).to_connect("topic", framed(1, payload))
+    inner_schema = s(Type.MAP, key_schema=opt(Type.STRING), value_schema=opt(Type.INT32),
+                     name="foo.bar")  # fmt: skip
+    assert schema == s(Type.MAP, key_schema=opt(Type.STRING), value_schema=inner_schema,
+                       name="biz.baz", version=1)  # fmt: skip
+    assert value == {"foo": {"bar": 1}}
+
+
+def test_to_connect_data_throws_network_exception_on_serialization_exception_caused_by_network_connection_exception() -> (  # noqa: E501
+    None
+):
+    # A registry that cannot be reached is not the record's fault: a SchemaRegistryError
+    # (Confluent: a NetworkException), not a data error for the dead letter queue.
+    client = FakeClient()
+    client.add(1, '{"type":"boolean"}', "JSON", "topic-value", 1)
+    client.failures = [ConnectionError("io fail")] * 5
+    with pytest.raises(SchemaRegistryError, match="io fail"):
+        _converter(client).to_connect(TOPIC, framed(1, b"true"))
+
+
+# ---------------------------------------------------------------------------------------------
+# JsonSchemaConverter's (JsonSchemaDataConfig's) keys
+
+
+def test_json_schema_converter_config_keys() -> None:
+    base = {
+        **MINIMAL,
+        "value.converter": "io.confluent.connect.json.JsonSchemaConverter",
+        "value.converter.schema.registry.url": "http://sr:8081",
+    }
+    # Keys that change only the writing (fromConnect*) or nothing here: accepted, no effect.
+    accepted = {
+        "object.additional.properties": "false",
+        "decimal.format": "numeric",
+        "ignore.default.for.nullables": "true",
+        "ignore.modern.dialects": "true",
+        "schemas.cache.config": "10",
+    }
+    c = SinkConfig.from_mapping({**base, **{f"value.converter.{k}": v for k, v in accepted.items()}})
+    assert c.converters.value == "jsonschema"
+    assert c.ignored_keys == tuple(sorted(f"value.converter.{k}" for k in accepted))
+    # Keys that change the Connect data: accepted at their default (how s3connect reads)...
+    defaults = {
+        "use.optional.for.nonrequired": "false",
+        "generalized.sum.type.support": "false",
+        "flatten.singleton.unions": "true",
+        "preserve.additional.properties": "false",
+    }
+    SinkConfig.from_mapping({**base, **{f"value.converter.{k}": v for k, v in defaults.items()}})
+    # ... and refused otherwise, naming the key.
+    refused = {
+        "use.optional.for.nonrequired": "true",
+        "generalized.sum.type.support": "true",
+        "flatten.singleton.unions": "false",
+        "preserve.additional.properties": "true",
+    }
+    for key, value in refused.items():
+        with pytest.raises(ConfigError, match=rf"value\.converter\.{key}={value} is not supported"):
+            SinkConfig.from_mapping({**base, f"value.converter.{key}": value})
+    with pytest.raises(ConfigError, match="String must be one of \\(case insensitive\\)"):
+        SinkConfig.from_mapping({**base, "value.converter.decimal.format": "HEX"})
