@@ -1,8 +1,10 @@
 """Confluent's JsonSchemaConverter: ``JsonSchemaData`` (``generalized.sum.type.support=false``).
 
-Payloads are decoded with ``json`` (floats as ``Decimal``). Known differences (documented in the
-README): ``$ref`` resolves within the document and to referenced schemas by name only; recursive
-schemas are rejected.
+Payloads are decoded with ``json`` (floats as ``Decimal``, as Jackson's BigDecimals). A schema is
+loaded as everit loads it (:mod:`~s3connect.convert.registry.json_schema_load`); an empty schema
+(``{}``, any JSON value) reads as Confluent's Variant (:mod:`s3connect.connect.variant`). Known
+differences (documented in the README): ``$ref`` resolves within the document and to referenced
+schemas by name only; recursive schemas are rejected.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from s3connect.connect.json_data import (
     keyed_hashmap,
 )
 from s3connect.connect.schema import ConnectSchema, Field, Type
+from s3connect.connect.variant import VARIANT, VARIANT_SCHEMA, variant_from_json
 from s3connect.convert.registry.base import Prepared, RegistryConverter
 from s3connect.convert.registry.json_schema_load import (
     COMBINATORS,
@@ -59,6 +62,8 @@ def _json_schema(
     node: Any, refs: JsonRefs, version: int | None = None, optional: bool = False
 ) -> ConnectSchema:
     """JsonSchemaData.toConnectSchema(jsonSchema, version, forceOptional)."""
+    if node is True:  # everit's TrueSchema, an EmptySchema
+        node = {}
     if isinstance(node, bool) or not isinstance(node, Mapping):
         raise ValueError(f"Unsupported schema type {node!r}")
     kind = json_kind(node)
@@ -69,6 +74,8 @@ def _json_schema(
     params: dict[str, str] = {}
     fields: tuple[Field, ...] = ()
     key = value = None
+    if kind == "empty":  # any JSON value: a Variant
+        return _json_finish(VARIANT_SCHEMA, node, params, version, optional)
     if kind in ("enum", "const"):
         t = Type.STRING
         params[JSON_ENUM] = ""
@@ -216,7 +223,7 @@ def _json_combined(
     if len(members) == 2 and any(_is_null(m) for m in members):
         other = next((m for m in members if not _is_null(m)), None)
         return _json_schema(other, refs, version, True)
-    out = []
+    out: list[Field] = []
     made_optional = False
     for m in members:
         if _is_null(m):
@@ -307,7 +314,8 @@ def json_schema_to_connect(
     """The Connect schema of a JSON Schema (parsed JSON), as JsonSchemaData.toConnectSchema.
 
     Raises:
-        ValueError: a schema JsonSchemaData rejects (e.g. ``"type": "null"``).
+        ValueError: a schema JsonSchemaData rejects (e.g. ``"type": "null"``; ``{}``, any
+            JSON value, is a Variant).
     """
     return _json_schema(node, JsonRefs(node, documents or {}), version)
 
@@ -327,6 +335,8 @@ def json_schema_value(schema: ConnectSchema, node: Any, present: bool = True) ->
         raise ValueError(f"Invalid null value for required {schema.type.name} field")
     if schema.name in LOGICAL_TO_CONNECT:
         return LOGICAL_TO_CONNECT[schema.name](schema, node)
+    if schema.name == VARIANT:
+        return variant_from_json(node)
     t = schema.type
     if t is Type.BYTES:
         return _bytes_value(node)
@@ -379,13 +389,11 @@ def _json_map(schema: ConnectSchema, node: Any) -> dict[Any, Any]:
     out = {}
     for entry in node:
         if not isinstance(entry, dict):
-            raise ValueError(
-                f"Found invalid map entry instead of object: {json_type_name(entry)}"
-            )
+            raise ValueError(f"Found invalid map entry instead of object: {json_type_name(entry)}")
         if len(entry) != 2:
             raise ValueError(f"Found invalid map entry, expected length 2 but found :{len(entry)}")
-        out[json_schema_value(key_schema, entry.get("key"), "key" in entry)] = (
-            json_schema_value(value_schema, entry.get("value"), "value" in entry)
+        out[json_schema_value(key_schema, entry.get("key"), "key" in entry)] = json_schema_value(
+            value_schema, entry.get("value"), "value" in entry
         )
     return keyed_hashmap(out, key_schema)
 
@@ -444,7 +452,11 @@ def _json_one_of(schema: ConnectSchema, node: Any) -> Any:
     return out
 
 
-_JSON_DECODER = json.JSONDecoder(parse_float=Decimal)
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"Non-standard token '{name}'")  # Jackson: not JSON
+
+
+_JSON_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constant)
 
 
 class JsonSchemaConverter(RegistryConverter):

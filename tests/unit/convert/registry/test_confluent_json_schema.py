@@ -16,6 +16,7 @@ it through the in-memory registry client of ``test_converters``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
@@ -717,6 +718,56 @@ def test_default_off_payload_with_reserved_name_is_silently_dropped() -> None:
     assert json_schema_value(schema, payload) == {"name": "Alice"}
 
 
+# The Variant of an empty schema: the bytes schema-registry's VariantUtils.fromJsonNode makes
+# (checked against it), where Java checks the round trip through fromConnectData.
+VARIANT = "org.apache.kafka.connect.data.Variant"
+VARIANT_SCHEMA = struct(("metadata", s(Type.BYTES)), ("value", s(Type.BYTES)), name=VARIANT)
+
+
+def _variant(payload: str) -> dict[str, str]:
+    schema = json_schema_to_connect({})
+    assert schema == VARIANT_SCHEMA
+    value = json_schema_value(schema, _decode(payload))
+    return {k: v.hex() for k, v in value.items()}
+
+
+def test_to_connect_variant() -> None:
+    assert _variant('{"name": "Alice", "age": 30}') == {
+        "metadata": "01020004076e616d65616765",  # keys in first-seen order: name, age
+        "value": "0202010000050b141e00000015416c696365",  # fields sorted: age, name
+    }
+
+
+def test_to_connect_variant_string() -> None:
+    assert _variant('"hello"') == {"metadata": "010000", "value": "1568656c6c6f"}
+
+
+def test_to_connect_variant_number() -> None:
+    assert _variant("42") == {"metadata": "010000", "value": "142a000000"}
+    assert _variant("1.50") == {"metadata": "010000", "value": "200296000000"}  # DECIMAL4
+    assert _variant("3000000000") == {"metadata": "010000", "value": "18005ed0b200000000"}
+
+
+def test_to_connect_variant_boolean() -> None:
+    assert _variant("true") == {"metadata": "010000", "value": "04"}
+
+
+def test_to_connect_variant_array() -> None:
+    assert _variant("[1, 2, 3]") == {
+        "metadata": "010000",
+        "value": "030300050a0f140100000014020000001403000000",
+    }
+
+
+def test_to_connect_variant_null() -> None:
+    # JSON null is a missing value, not a variant-encoded null: null for an optional schema.
+    optional = struct(("metadata", opt(Type.BYTES)), ("value", opt(Type.BYTES)), name=VARIANT,
+                      optional=True)  # fmt: skip
+    assert json_schema_value(optional, None) is None
+    with pytest.raises(ValueError, match="Invalid null value for required STRUCT field"):
+        json_schema_value(json_schema_to_connect({}), None)
+
+
 # ---------------------------------------------------------------------------------------------
 # AdditionalJsonSchemaDataTest
 
@@ -788,57 +839,56 @@ def test_complex() -> None:
     assert value == COMPLEX_VALUE
 
 
+def _with_default(name: str, node: dict[str, Any], connect: ConnectSchema, default: Any,
+                  raw: Any, doc: str | None) -> tuple[dict[str, Any], ConnectSchema]:  # fmt: skip
+    """A field of testComplexWithDefaults: its JSON Schema (fromConnectSchema: the default as
+    JSON, the doc as description) and the Connect schema read back."""
+    described = {"description": doc} if doc else {}
+    return {**node, "default": raw, **described}, dataclasses.replace(
+        connect, default=default, doc=doc
+    )
+
+
 def test_complex_with_defaults() -> None:
     date_def, time_def = 100, 1000 * 60 * 60 * 2
     ts_def = (1000 * 60 * 60 * 24 * 365 + 100) % (1 << 32)  # Java's int arithmetic overflows
-    defaults: dict[str, Any] = {
-        "int8": 2, "int16": 12, "int32": 12, "int64": 12, "float32": 12.2, "float64": 12.2,
-        "boolean": True, "string": "foo", "bytes": "Zm9v",
-        "array": ["a", "b", "c"], "map": {"field": 1},
-    }  # fmt: skip
-    properties: dict[str, Any] = {}
-    fields = []
-    for i, (name, node, connect) in enumerate(COMPLEX_FIELDS):
-        doc = {"description": f"{name if name != 'boolean' else 'bool'} field"}
-        has_doc = name not in ("array", "map")
-        properties[name] = _index({**node, "default": defaults[name], **(doc if has_doc else {})}, i)
-        default = COMPLEX_VALUE[name] if name != "int8" else 2
-        if name in ("int16", "int32", "int64"):
-            default = 12
-        fields.append((name, ConnectSchema(connect.type, key_schema=connect.key_schema,
-                                           value_schema=connect.value_schema, default=default,
-                                           doc=doc["description"] if has_doc else None)))  # fmt: skip
-    logical = [
+    ts_value = datetime.fromtimestamp(ts_def / 1000, UTC)
+    defaults = {**COMPLEX_VALUE, "int8": 2}
+    raw = {**COMPLEX_PAYLOAD, "int8": 2}
+    docs = {name: f"{name} field" for name, _, _ in COMPLEX_FIELDS}
+    docs.update({"boolean": "bool field", "array": None, "map": None})
+    columns = [
+        _with_default(name, node, connect, defaults[name], raw[name], docs[name])
+        for name, node, connect in COMPLEX_FIELDS
+    ]
+    for name, kind, logical, raw_default, default in (
         ("date", "int32", DATE, date_def, date(1970, 4, 11)),
         ("time", "int32", TIME, time_def, time(2, 0)),
-        ("ts", "int64", TIMESTAMP, ts_def, datetime.fromtimestamp(ts_def / 1000, UTC)),
-    ]
-    for i, (name, connect_type, logical_name, raw, default) in enumerate(logical, start=11):
-        properties[name] = _index(integer(connect_type, title=logical_name, default=raw,
-                                          description=f"{name} field",
-                                          **{"connect.version": 1}), i)  # fmt: skip
-        fields.append((name, ConnectSchema(Type[connect_type.upper()], name=logical_name,
-                                           version=1, default=default, doc=f"{name} field")))  # fmt: skip
-    properties["decimal"] = _index({
-        "type": "string", "title": DECIMAL, "connect.type": "bytes", "connect.version": 1,
-        "connect.parameters": {"scale": "5"}, "default": "BMsv", "description": "decimal field",
-    }, 14)  # fmt: skip
-    fields.append(("decimal", ConnectSchema(Type.BYTES, name=DECIMAL, version=1,
-                                            parameters={"scale": "5"}, default=Decimal("3.14159"),
-                                            doc="decimal field")))  # fmt: skip
+        ("ts", "int64", TIMESTAMP, ts_def, ts_value),
+    ):
+        node = integer(kind, title=logical, **{"connect.version": 1})
+        connect = s(Type[kind.upper()], name=logical, version=1)
+        columns.append(_with_default(name, node, connect, default, raw_default, f"{name} field"))
+    decimal_node = {"type": "string", "title": DECIMAL, "connect.type": "bytes",
+                    "connect.version": 1, "connect.parameters": {"scale": "5"}}  # fmt: skip
+    decimal = s(Type.BYTES, name=DECIMAL, version=1, parameters={"scale": "5"})
+    columns.append(_with_default("decimal", decimal_node, decimal, Decimal("3.14159"), "BMsv",
+                                 "decimal field"))  # fmt: skip
+    names = [n for n, _, _ in COMPLEX_FIELDS] + ["date", "time", "ts", "decimal"]
+    pairs = list(zip(names, columns, strict=True))
+    properties = {n: _index(node, i) for i, (n, (node, _)) in enumerate(pairs)}
     client = FakeClient()
     client.add(1, json.dumps({"type": "object", "properties": properties}), "JSON",
                "topic-value", 1)  # fmt: skip
     payload = {**COMPLEX_PAYLOAD, "date": date_def, "time": time_def, "ts": ts_def,
                "decimal": "BMsv"}  # fmt: skip
     value, schema = _converter(client).to_connect(TOPIC, framed(1, json.dumps(payload).encode()))
-    assert schema == struct(*fields, version=1)
+    assert schema == struct(*((n, c) for n, (_, c) in pairs), version=1)
     assert value == {**COMPLEX_VALUE, "date": date(1970, 4, 11), "time": time(2, 0),
-                     "ts": datetime.fromtimestamp(ts_def / 1000, UTC),
-                     "decimal": Decimal("3.14159")}  # fmt: skip
+                     "ts": ts_value, "decimal": Decimal("3.14159")}  # fmt: skip
     # a missing field reads as its default
     value, _ = _converter(client).to_connect(TOPIC, framed(1, b"{}"))
-    assert value == {name: f.default for name, f in fields}
+    assert value == {n: c.default for n, (_, c) in pairs}
 
 
 def test_null() -> None:
@@ -968,7 +1018,8 @@ def test_json_schema_converter_config_keys() -> None:
         "ignore.modern.dialects": "true",
         "schemas.cache.config": "10",
     }
-    c = SinkConfig.from_mapping({**base, **{f"value.converter.{k}": v for k, v in accepted.items()}})
+    c = SinkConfig.from_mapping({**base, **{f"value.converter.{k}": v
+                                            for k, v in accepted.items()}})  # fmt: skip
     assert c.converters.value == "jsonschema"
     assert c.ignored_keys == tuple(sorted(f"value.converter.{k}" for k in accepted))
     # Keys that change the Connect data: accepted at their default (how s3connect reads)...

@@ -491,7 +491,7 @@ def test_json_schema_to_connect() -> None:
         ),
     )
     assert f["flag"] == ConnectSchema(Type.BOOLEAN, default=True)
-    for unsupported in ({}, {"type": "null"}, {"type": "array"}):
+    for unsupported in (False, {"type": "null"}, {"type": "array"}):
         with pytest.raises(ValueError):
             json_schema_to_connect(unsupported)
 
