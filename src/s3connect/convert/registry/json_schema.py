@@ -42,6 +42,7 @@ __all__ = [
     "JsonSchemaConverter",
     "json_schema_to_connect",
     "json_schema_value",
+    "parse_payload",
 ]
 
 
@@ -138,9 +139,9 @@ def _json_container(
     connect_type = node.get("connect.type")
     if kind == "array":
         items = node.get("items")
-        if not isinstance(items, Mapping):
+        if items is not True and not isinstance(items, Mapping):
             raise ValueError("Array schema did not specify the items type")
-        if connect_type == "map" and json_kind(items) == "object":
+        if connect_type == "map" and isinstance(items, Mapping) and json_kind(items) == "object":
             props = dict(json_properties(items))
             return (
                 Type.MAP,
@@ -340,6 +341,8 @@ def json_schema_value(schema: ConnectSchema, node: Any, present: bool = True) ->
     t = schema.type
     if t is Type.BYTES:
         return _bytes_value(node)
+    if node.__class__ is float and t in (Type.FLOAT32, Type.FLOAT64):
+        return node  # NaN or an infinity (Jackson's DoubleNode)
     if t in PRIMITIVE_TO_CONNECT:
         return PRIMITIVE_TO_CONNECT[t](node)
     if t is Type.ARRAY:
@@ -404,7 +407,7 @@ def _json_matches(schema: ConnectSchema, node: Any) -> bool:
     if t in (Type.INT8, Type.INT16, Type.INT32, Type.INT64):
         return node.__class__ is int
     if t in (Type.FLOAT32, Type.FLOAT64):
-        return node.__class__ is int or node.__class__ is Decimal
+        return node.__class__ in (int, Decimal, float)
     if t is Type.BOOLEAN:
         return isinstance(node, bool)
     if t is Type.STRING:
@@ -452,11 +455,18 @@ def _json_one_of(schema: ConnectSchema, node: Any) -> Any:
     return out
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"Non-standard token '{name}'")  # Jackson: not JSON
+_JSON_DECODER = json.JSONDecoder(parse_float=Decimal)
 
 
-_JSON_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_no_constant)
+def parse_payload(text: str) -> Any:
+    """The JSON value the deserializer's Jackson reads: decimal numbers as ``Decimal``,
+    ``NaN``/``Infinity`` as floats (``ALLOW_NON_NUMERIC_NUMBERS``), anything after the first
+    value ignored (``FAIL_ON_TRAILING_TOKENS`` is off).
+
+    Raises:
+        ValueError: no JSON value.
+    """
+    return _JSON_DECODER.raw_decode(text.lstrip(" \t\n\r"))[0]
 
 
 class JsonSchemaConverter(RegistryConverter):
@@ -474,11 +484,10 @@ class JsonSchemaConverter(RegistryConverter):
             found = self.registry.referenced(ref.subject, int(ref.version), topic)
             documents[str(ref.name)] = _JSON_DECODER.decode(found.schema.schema_str)
         schema = json_schema_to_connect(root, version, documents)
-        decoder = _JSON_DECODER
 
         def decode(data: bytes) -> Any:
             try:
-                node = decoder.decode(data[5:].decode("utf-8"))
+                node = parse_payload(data[5:].decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise ValueError(f"the payload is not JSON: {exc}") from None
             return json_schema_value(schema, node)

@@ -32,11 +32,12 @@ from s3connect.convert.registry.json_schema import (
     JSON_ONE_OF,
     json_schema_to_connect,
     json_schema_value,
+    parse_payload,
 )
 from s3connect.errors import ConfigError, SchemaRegistryError
 from tests.unit.convert.registry.test_converters import MINIMAL, FakeClient, framed, registry
 
-_decode = json.JSONDecoder(parse_float=Decimal).decode
+_decode = parse_payload
 
 
 def s(t: Type, **kw: Any) -> ConnectSchema:
@@ -998,6 +999,19 @@ def test_to_connect_data_throws_network_exception_on_serialization_exception_cau
     client.failures = [ConnectionError("io fail")] * 5
     with pytest.raises(SchemaRegistryError, match="io fail"):
         _converter(client).to_connect(TOPIC, framed(1, b"true"))
+
+
+def test_payload_is_read_as_the_deserializers_jackson_reads_it() -> None:
+    # ALLOW_NON_NUMERIC_NUMBERS, FAIL_ON_TRAILING_TOKENS off; no value at all is an error.
+    client = FakeClient()
+    client.add(1, '{"type":"number"}', "JSON", "topic-value", 1)
+    converter = _converter(client)
+    value, _ = converter.to_connect(TOPIC, framed(1, b" NaN"))
+    assert value != value
+    assert converter.to_connect(TOPIC, framed(1, b"-Infinity"))[0] == float("-inf")
+    assert converter.to_connect(TOPIC, framed(1, b"1.5 2 }"))[0] == 1.5
+    with pytest.raises(ValueError, match="the payload is not JSON"):
+        converter.to_connect(TOPIC, framed(1, b" "))
 
 
 # ---------------------------------------------------------------------------------------------
