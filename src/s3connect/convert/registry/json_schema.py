@@ -191,13 +191,17 @@ def _json_finish(
     if "default" in node:
         raw = node["default"]  # a schema parsed with floats: read as the decoder reads them
         default = json_schema_value(schema, Decimal(repr(raw)) if type(raw) is float else raw)
+        if default is None or schema.type is Type.STRUCT:
+            # SchemaBuilder.defaultValue: null for a required schema, or a Struct whose schema
+            # is not the builder ("Struct schemas do not match")
+            raise ValueError("Invalid default value")
         schema = dataclasses.replace(schema, default=default)
     if optional:
         schema = dataclasses.replace(schema, optional=True)
     return schema
 
 
-_UNION_KEPT = ("description", "connect.version", "connect.parameters")
+_UNION_KEPT = ("description", "connect.version", "connect.parameters", "default")
 """What toConnectSchema applies from a oneOf/anyOf node to its union struct."""
 
 

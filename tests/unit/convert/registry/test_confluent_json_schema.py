@@ -697,6 +697,22 @@ def test_to_connect_recursive_schema2() -> None:
         json_schema_to_connect(node)
 
 
+def test_defaults_schema_builder_refuses() -> None:
+    # Not a Java test: SchemaBuilder.defaultValue refuses a struct default (the Struct's schema is
+    # not the builder) and a null one for a required schema (a string's default of another type).
+    for node in (
+        {"type": "object", "properties": {"a": STRING}, "default": {"a": "x"}},
+        {"oneOf": [STRING, {"type": "integer"}], "default": "x"},
+        {"type": "string", "default": 5},
+    ):
+        with pytest.raises(ValueError, match="Invalid default value"):
+            json_schema_to_connect(node)
+    with pytest.raises(ValueError, match="Invalid null value for required STRING field"):
+        json_schema_to_connect({"type": "string", "default": None})
+    # a [null, T] union is T: the union's own default is dropped
+    assert json_schema_to_connect({"type": ["string", "null"], "default": 5}) == opt(Type.STRING)
+
+
 ADDITIONAL_PROPERTIES_FIELD = "__connect_additional_properties__"
 
 
