@@ -35,6 +35,9 @@ _SR_CONVERTER_DEFAULTS = {
     "use.optional.for.nonrequired": "false",
     "flatten.singleton.unions": "true",
     "preserve.additional.properties": "false",
+    "generate.struct.for.nulls": "false",
+    "generate.index.for.unions": "true",
+    "flatten.unions": "false",
 }
 
 

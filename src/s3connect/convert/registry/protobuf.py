@@ -38,6 +38,7 @@ __all__ = [
     "PROTO_TAG",
     "PROTO_TYPE",
     "PROTO_UNION",
+    "VARIANT",
     "ProtobufConverter",
     "protobuf_to_connect_schema",
 ]
@@ -59,6 +60,12 @@ _WRAPPERS = {
     "google.protobuf.StringValue": Type.STRING,
     "google.protobuf.BytesValue": Type.BYTES,
 }
+VARIANT = "org.apache.kafka.connect.data.Variant"
+"""ConnectVariant.LOGICAL_NAME: a ``confluent.type.Variant`` field's struct."""
+_VARIANT_FIELDS = (
+    Field("metadata", ConnectSchema(Type.BYTES)),
+    Field("value", ConnectSchema(Type.BYTES)),
+)
 _BUILTIN_PREFIXES = ("google/protobuf/", "google/type/", "confluent/")
 
 
@@ -211,6 +218,8 @@ def _proto_field(field: Any, busy: tuple[str, ...]) -> ConnectSchema:
             name, version = (DATE if full == "google.type.Date" else TIME), 1
         elif full == "google.protobuf.Timestamp":
             t, name, version = Type.INT64, TIMESTAMP, 1
+        elif full == "confluent.type.Variant":  # ConnectVariant.builder()
+            t, name, fields = Type.STRUCT, VARIANT, _VARIANT_FIELDS
         elif full in _WRAPPERS:  # wrapper.for.raw.primitives=true, at any depth
             t = _WRAPPERS[full]
         elif _is_map_field(field):
@@ -432,6 +441,7 @@ def _well_known_pool() -> Any:
         "google.type.month_pb2",
         "confluent_kafka.schema_registry.confluent.meta_pb2",
         "confluent_kafka.schema_registry.confluent.type.decimal_pb2",
+        "confluent_kafka.schema_registry.confluent.type.variant_pb2",
     ]
     for name in modules:
         try:

@@ -10,6 +10,7 @@ import dataclasses
 import io
 import json
 import random
+import re
 import struct
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -876,6 +877,34 @@ def test_config_registry_problems_name_the_keys() -> None:
     assert c.converters.value == "protobuf"
     assert c.describe()["value.converter"] == "io.confluent.connect.protobuf.ProtobufConverter"
 
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("enhanced.protobuf.schema.support", "true"),
+        ("scrub.invalid.names", "true"),
+        ("int.for.enums", "true"),
+        ("optional.for.nullables", "true"),
+        ("optional.for.proto2", "false"),
+        ("wrapper.for.nullables", "true"),
+        ("wrapper.for.raw.primitives", "false"),
+        ("generate.struct.for.nulls", "true"),
+        ("generate.index.for.unions", "false"),
+        ("flatten.unions", "true"),
+    ],
+)
+def test_config_protobuf_data_settings_only_at_their_defaults(key: str, value: str) -> None:
+    # ProtobufDataConfig's reading settings change the Connect data: refused, not ignored.
+    base = {
+        **MINIMAL,
+        "value.converter": "io.confluent.connect.protobuf.ProtobufConverter",
+        "value.converter.schema.registry.url": "http://sr:8081",
+    }
+    with pytest.raises(ConfigError, match=rf"value\.converter\.{re.escape(key)}={value} is not"):
+        SinkConfig.from_mapping({**base, f"value.converter.{key}": value})
+    default = "false" if value == "true" else "true"
+    SinkConfig.from_mapping({**base, f"value.converter.{key}": default})
 
 def test_json_and_avro_day_values() -> None:
     # Date and decimal values decode to the Python types the formats expect.
