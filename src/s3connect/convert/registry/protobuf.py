@@ -12,11 +12,10 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-from datetime import date, time, timedelta
 from typing import Any
 
 from s3connect.connect.json_data import keyed_hashmap
-from s3connect.connect.logical import EPOCH, bytes_to_decimal
+from s3connect.connect.logical import bytes_to_decimal
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.convert.registry.base import (
     Broken,
@@ -30,6 +29,11 @@ from s3connect.convert.registry.client import (
     read_message_indexes,
     subject_name,
     wire_header,
+)
+from s3connect.convert.registry.proto_logical import (
+    google_date,
+    google_time_of_day,
+    protobuf_timestamp,
 )
 
 __all__ = [
@@ -311,25 +315,11 @@ def _proto_scalar(schema: ConnectSchema, field: Any) -> Convert:
     ft = field.type
     name = schema.name
     if name == TIMESTAMP:
-        return lambda m: EPOCH + timedelta(milliseconds=m.seconds * 1000 + m.nanos // 1_000_000)
+        return lambda m: protobuf_timestamp(m.seconds, m.nanos)
     if name == DATE:
-
-        def to_date(m: Any) -> date:
-            try:
-                return date(m.year, m.month, m.day)
-            except ValueError as exc:
-                raise ValueError(f"Invalid google.type.Date {m.year}-{m.month}-{m.day}") from exc
-
-        return to_date
+        return lambda m: google_date(m.year, m.month, m.day)
     if name == TIME:
-
-        def to_time(m: Any) -> time:
-            try:
-                return time(m.hours, m.minutes, m.seconds, (m.nanos // 1_000_000) * 1000)
-            except ValueError as exc:
-                raise ValueError(f"Invalid google.type.TimeOfDay: {exc}") from exc
-
-        return to_time
+        return lambda m: google_time_of_day(m.hours, m.minutes, m.seconds, m.nanos)
     if name == DECIMAL:
         return lambda m: bytes_to_decimal(m.value, m.scale)
     if ft == F.TYPE_ENUM:

@@ -878,7 +878,6 @@ def test_config_registry_problems_name_the_keys() -> None:
     assert c.describe()["value.converter"] == "io.confluent.connect.protobuf.ProtobufConverter"
 
 
-
 @pytest.mark.parametrize(
     ("key", "value"),
     [
@@ -905,6 +904,7 @@ def test_config_protobuf_data_settings_only_at_their_defaults(key: str, value: s
         SinkConfig.from_mapping({**base, f"value.converter.{key}": value})
     default = "false" if value == "true" else "true"
     SinkConfig.from_mapping({**base, f"value.converter.{key}": default})
+
 
 def test_json_and_avro_day_values() -> None:
     # Date and decimal values decode to the Python types the formats expect.
