@@ -146,7 +146,9 @@ def decimal_unscaled(schema: ConnectSchema, value: Any) -> int:
             "Decimal value has mismatching scale for given Decimal schema. "
             f"Schema has scale {scale}, value has scale {-exponent}."
         )
-    return int(value.scaleb(scale))
+    sign, digits, _ = value.as_tuple()
+    unscaled = int("".join(map(str, digits)) or "0")  # exact, whatever the context's precision
+    return -unscaled if sign else unscaled
 
 
 def decimal_to_bytes(unscaled: int) -> bytes:
@@ -156,5 +158,8 @@ def decimal_to_bytes(unscaled: int) -> bytes:
 
 
 def bytes_to_decimal(raw: bytes, scale: int) -> Decimal:
-    """The Decimal of big-endian two's complement unscaled bytes at ``scale``."""
-    return Decimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)
+    """The Decimal of big-endian two's complement unscaled bytes at ``scale`` (exact: not
+    rounded to the decimal context's 28 digits)."""
+    unscaled = int.from_bytes(raw, "big", signed=True)
+    digits = tuple(int(d) for d in str(abs(unscaled)))
+    return Decimal((1 if unscaled < 0 else 0, digits, -scale))

@@ -1,14 +1,16 @@
-"""ProtobufData's ``TO_CONNECT_LOGICAL_CONVERTERS``: ``google.type.Date``,
-``google.type.TimeOfDay`` and ``google.protobuf.Timestamp`` messages -> Connect Date, Time and
-Timestamp values, with the checks (and messages) of the Java classes doing the work."""
+"""ProtobufData's ``TO_CONNECT_LOGICAL_CONVERTERS``: ``confluent.type.Decimal``,
+``google.type.Date``, ``google.type.TimeOfDay`` and ``google.protobuf.Timestamp`` messages ->
+Connect Decimal, Date, Time and Timestamp values, with the checks (and messages) of the Java
+classes doing the work."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_HALF_UP, Context, Decimal
 
-from s3connect.connect.logical import EPOCH
+from s3connect.connect.logical import EPOCH, bytes_to_decimal
 
-__all__ = ["google_date", "google_time_of_day", "protobuf_timestamp"]
+__all__ = ["confluent_decimal", "google_date", "google_time_of_day", "protobuf_timestamp"]
 
 _CUTOVER = (1582, 10, 15)
 _JULIAN_ORDINAL_OFFSET = 1721425  # Julian day number of proleptic Gregorian ordinal 0
@@ -81,3 +83,20 @@ def protobuf_timestamp(seconds: int, nanos: int) -> datetime:
             f"Nanos ({nanos}) must be in range [0, +999,999,999]."
         )
     return EPOCH + timedelta(milliseconds=seconds * 1000 + nanos // 1_000_000)
+
+
+def confluent_decimal(value: bytes, precision: int, scale: int) -> Decimal:
+    """``DecimalUtils.toBigDecimal``: the unscaled bytes at the message's own scale, rounded
+    half-up to its ``precision`` digits when that is set (non-zero), as
+    ``new BigDecimal(unscaled, scale, new MathContext(precision))``.
+
+    Raises:
+        ValueError: a negative precision (``MathContext``'s "Digits < 0").
+    """
+    decimal = bytes_to_decimal(value, scale)
+    if not precision:
+        return decimal
+    if precision < 0:
+        raise ValueError("Digits < 0")
+    context = Context(prec=precision, rounding=ROUND_HALF_UP, Emax=MAX_EMAX, Emin=MIN_EMIN)
+    return context.plus(decimal)

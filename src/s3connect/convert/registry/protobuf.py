@@ -15,7 +15,6 @@ import dataclasses
 from typing import Any
 
 from s3connect.connect.json_data import keyed_hashmap
-from s3connect.connect.logical import bytes_to_decimal
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
 from s3connect.convert.registry.base import (
     Broken,
@@ -31,6 +30,7 @@ from s3connect.convert.registry.client import (
     wire_header,
 )
 from s3connect.convert.registry.proto_logical import (
+    confluent_decimal,
     google_date,
     google_time_of_day,
     protobuf_timestamp,
@@ -321,7 +321,7 @@ def _proto_scalar(schema: ConnectSchema, field: Any) -> Convert:
     if name == TIME:
         return lambda m: google_time_of_day(m.hours, m.minutes, m.seconds, m.nanos)
     if name == DECIMAL:
-        return lambda m: bytes_to_decimal(m.value, m.scale)
+        return lambda m: confluent_decimal(m.value, m.precision, m.scale)
     if ft == F.TYPE_ENUM:
         enum = field.enum_type
         names = {v.number: v.name for v in enum.values}

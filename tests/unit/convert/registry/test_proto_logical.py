@@ -1,13 +1,17 @@
-"""ProtobufData's Date/Time/Timestamp converters, checked against Java 17's GregorianCalendar,
-LocalTime and protobuf-java-util 3.25.5's Timestamps (values printed by running them)."""
+"""ProtobufData's Decimal/Date/Time/Timestamp converters, checked against Java 17's BigDecimal,
+GregorianCalendar, LocalTime and protobuf-java-util 3.25.5's Timestamps (values printed by
+running them)."""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time
+from decimal import Decimal
 
 import pytest
 
+from s3connect.connect.logical import decimal_to_bytes
 from s3connect.convert.registry.proto_logical import (
+    confluent_decimal,
     google_date,
     google_time_of_day,
     protobuf_timestamp,
@@ -59,3 +63,20 @@ def test_time_of_day_and_timestamp_checks() -> None:
     )
     with pytest.raises(ValueError, match=r"Seconds \(-62135596801\)"):
         protobuf_timestamp(-62_135_596_801, 0)
+
+
+@pytest.mark.parametrize(
+    ("unscaled", "precision", "expected"),
+    [
+        (12345678, 0, "12345.678"),  # precision unset
+        (12345678, 8, "12345.678"),
+        (12345678, 5, "12346"),  # new BigDecimal(unscaled, 3, new MathContext(5))
+        (-12345500, 5, "-12346"),  # HALF_UP
+        (12345678, 2, "1.2E+4"),
+        (10**30 + 1, 0, "1000000000000000000000000000.001"),  # beyond 28 digits, exact
+    ],
+)
+def test_confluent_decimal_is_decimal_utils(unscaled: int, precision: int, expected: str) -> None:
+    value = confluent_decimal(decimal_to_bytes(unscaled), precision, 3)
+    assert str(value) == expected
+    assert value == Decimal(expected)
