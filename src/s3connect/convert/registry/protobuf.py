@@ -324,11 +324,17 @@ def _proto_scalar(schema: ConnectSchema, field: Any) -> Convert:
         return lambda m: confluent_decimal(m.value, m.precision, m.scale)
     if ft == F.TYPE_ENUM:
         enum = field.enum_type
-        names = {v.number: v.name for v in enum.values}
+        names: dict[int, str] = {}
+        for v in enum.values:  # findValueByNumber: the first of aliases (allow_alias)
+            names.setdefault(v.number, v.name)
         unknown = f"UNKNOWN_ENUM_VALUE_{enum.name}_"
         return lambda n: names.get(n) or f"{unknown}{n}"
     if ft in (F.TYPE_UINT64, F.TYPE_FIXED64):
         return lambda n: n - (1 << 64) if n >= (1 << 63) else n
+    if schema.type is Type.INT8:  # connect.type=int8: Number.byteValue() wraps
+        return lambda n: (n + 0x80) % 0x100 - 0x80
+    if schema.type is Type.INT16:  # Number.shortValue()
+        return lambda n: (n + 0x8000) % 0x10000 - 0x8000
     if ft == F.TYPE_MESSAGE:
         return _proto_message(schema, field.message_type)
     if ft == F.TYPE_BYTES:

@@ -42,6 +42,7 @@ from s3connect.convert.registry.proto_parser import parse_proto
 from s3connect.convert.registry.protobuf import (
     _add_file,
     _message_at,
+    _proto_message,
     _well_known_pool,
     protobuf_to_connect_schema,
 )
@@ -925,3 +926,33 @@ def test_json_and_avro_day_values() -> None:
         "d": date(2024, 2, 29),
         "m": {"a": {"int": 1, "string": None}, "b": None},
     }
+
+
+def test_protobuf_int8_int16_wrap_and_enum_aliases_take_the_first_name() -> None:
+    # ProtobufData: ((Number) value).byteValue() / shortValue(); DynamicMessage's enum value is
+    # findValueByNumber's, the first declared of aliases.
+    text = """
+syntax = "proto3";
+import "confluent/meta.proto";
+message N {
+  int32 b = 1 [(confluent.field_meta) = { params: [{ key: "connect.type", value: "int8" }]}];
+  int32 s = 2 [(confluent.field_meta) = { params: [{ key: "connect.type", value: "int16" }]}];
+  E e = 3;
+  enum E {
+    option allow_alias = true;
+    ZERO = 0;
+    ALSO_ZERO = 0;
+    ONE = 1;
+  }
+}
+"""
+    proto = parse_proto(text)
+    proto.name = "n.proto"
+    pool = _well_known_pool()
+    _add_file(pool, proto)
+    desc = _message_at(pool, proto, [0])
+    message = message_factory.GetMessageClass(desc)(b=300, s=40000, e=0)
+    schema = protobuf_to_connect_schema(desc)
+    assert [f.schema.type for f in schema.fields] == [Type.INT8, Type.INT16, Type.STRING]
+    value = _proto_message(schema, desc)(message)
+    assert value == {"b": 44, "s": -25536, "e": "ZERO"}
