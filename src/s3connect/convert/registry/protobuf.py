@@ -235,7 +235,7 @@ def _proto_field(field: Any, busy: tuple[str, ...]) -> ConnectSchema:
             nested = _proto_struct(field.message_type, None, busy)
             t, name, fields = Type.STRUCT, nested.name, nested.fields
     else:
-        raise ValueError(f"Unknown Connect schema type: {field.type}")
+        raise ValueError("Unknown Connect schema type: GROUP")  # the one type left
     schema = ConnectSchema(
         t,
         optional=True,
