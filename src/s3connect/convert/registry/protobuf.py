@@ -138,7 +138,7 @@ def _real_oneofs(desc: Any) -> list[Any]:
     return [
         o
         for o in desc.oneofs
-        if not (len(o.fields) == 1 and o.fields[0].name in synthetic and o.name.startswith("_"))
+        if not (len(o.fields) == 1 and o.fields[0].name in synthetic)  # OneofDescriptor.isSynthetic
     ]
 
 
