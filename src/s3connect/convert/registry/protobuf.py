@@ -211,12 +211,8 @@ def _proto_field(field: Any, busy: tuple[str, ...]) -> ConnectSchema:
     elif ft == F.TYPE_MESSAGE:
         full = field.message_type.full_name
         if full == "confluent.type.Decimal":
-            meta = _field_meta_params(field)
             t, name, version = Type.BYTES, DECIMAL, 1
-            params["scale"] = str(_int_or(meta.get("scale"), 0))
-            precision = _int_or(meta.get("precision"), None)
-            if precision is not None:
-                params["connect.decimal.precision"] = str(precision)
+            params.update(_decimal_params(field))
         elif full in ("google.type.Date", "google.type.TimeOfDay"):
             t = Type.INT32
             name, version = (DATE if full == "google.type.Date" else TIME), 1
@@ -251,6 +247,16 @@ def _proto_field(field: Any, busy: tuple[str, ...]) -> ConnectSchema:
     return dataclasses.replace(
         schema, parameters={**schema.parameters, PROTO_TAG: str(field.number)}
     )
+
+
+def _decimal_params(field: Any) -> dict[str, str]:
+    """``Decimal.builder(scale)`` and precision from the field's ``confluent.field_meta``."""
+    meta = _field_meta_params(field)
+    params = {"scale": str(_int_or(meta.get("scale"), 0))}
+    precision = _int_or(meta.get("precision"), None)
+    if precision is not None:
+        params["connect.decimal.precision"] = str(precision)
+    return params
 
 
 def _int_or(text: str | None, default: int | None) -> int | None:
