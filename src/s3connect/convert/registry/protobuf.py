@@ -16,6 +16,7 @@ from typing import Any
 
 from s3connect.connect.json_data import keyed_hashmap
 from s3connect.connect.schema import DATE, DECIMAL, TIME, TIMESTAMP, ConnectSchema, Field, Type
+from s3connect.connect.variant import VARIANT, VARIANT_SCHEMA
 from s3connect.convert.registry.base import (
     Broken,
     Convert,
@@ -42,7 +43,6 @@ __all__ = [
     "PROTO_TAG",
     "PROTO_TYPE",
     "PROTO_UNION",
-    "VARIANT",
     "ProtobufConverter",
     "protobuf_to_connect_schema",
 ]
@@ -64,12 +64,6 @@ _WRAPPERS = {
     "google.protobuf.StringValue": Type.STRING,
     "google.protobuf.BytesValue": Type.BYTES,
 }
-VARIANT = "org.apache.kafka.connect.data.Variant"
-"""ConnectVariant.LOGICAL_NAME: a ``confluent.type.Variant`` field's struct."""
-_VARIANT_FIELDS = (
-    Field("metadata", ConnectSchema(Type.BYTES)),
-    Field("value", ConnectSchema(Type.BYTES)),
-)
 _BUILTIN_PREFIXES = ("google/protobuf/", "google/type/", "confluent/")
 
 
@@ -219,7 +213,7 @@ def _proto_field(field: Any, busy: tuple[str, ...]) -> ConnectSchema:
         elif full == "google.protobuf.Timestamp":
             t, name, version = Type.INT64, TIMESTAMP, 1
         elif full == "confluent.type.Variant":  # ConnectVariant.builder()
-            t, name, fields = Type.STRUCT, VARIANT, _VARIANT_FIELDS
+            t, name, fields = Type.STRUCT, VARIANT, VARIANT_SCHEMA.fields
         elif full in _WRAPPERS:  # wrapper.for.raw.primitives=true, at any depth
             t = _WRAPPERS[full]
         elif _is_map_field(field):
