@@ -11,7 +11,7 @@ from s3connect.convert.bytearray import ByteArrayConverter
 from s3connect.convert.json import JsonConverter
 from s3connect.convert.number import NUMBER_TYPES, BooleanConverter, NumberConverter
 from s3connect.convert.registry.base import RegistryConverter
-from s3connect.convert.registry.client import REGISTRY_CONVERTER_CLASSES, Registry
+from s3connect.convert.registry.client import REGISTRY_CONVERTER_CLASSES, ReadSettings, Registry
 from s3connect.convert.string import StringConverter
 
 __all__ = [
@@ -57,18 +57,20 @@ def make_converter(
     is_key: bool = False,
     registry: Registry | None = None,
     replace_null_with_default: bool = True,
+    read_settings: ReadSettings | None = None,
 ) -> Converter:
     """Build a converter by short name (``json``, ``string``, ``bytearray``, a number type,
     ``boolean``) or Kafka class name;
     with ``registry``, the Schema Registry converter ``avro``, ``jsonschema`` or ``protobuf``
     (short or Confluent class name) reading through it. ``replace_null_with_default`` is
-    JsonConverter's ``replace.null.with.default``.
+    JsonConverter's ``replace.null.with.default``; ``read_settings`` the Schema Registry
+    converter's subject name strategy, ``use.latest.version`` and trailing data settings.
 
     Raises:
         ValueError: the name is unknown (the message lists the known names).
     """
     if registry is not None:
-        return _registry_converter(name, registry, is_key)
+        return _registry_converter(name, registry, is_key, read_settings)
     key = _ALIASES.get(name.strip(), name.strip()).lower()
     if key == "json" and not replace_null_with_default:
         return JsonConverter(
@@ -116,7 +118,9 @@ def make_serializer(
     raise ValueError(f"Unknown converter {name!r}; known: {known}")
 
 
-def _registry_converter(name: str, registry: Registry, is_key: bool) -> RegistryConverter:
+def _registry_converter(
+    name: str, registry: Registry, is_key: bool, settings: ReadSettings | None
+) -> RegistryConverter:
     from s3connect.convert.registry.avro import AvroConverter
     from s3connect.convert.registry.json_schema import JsonSchemaConverter
     from s3connect.convert.registry.protobuf import ProtobufConverter
@@ -129,7 +133,7 @@ def _registry_converter(name: str, registry: Registry, is_key: bool) -> Registry
     }
     if short not in factory:
         raise ValueError(f"Unknown Schema Registry converter {name!r}")
-    return factory[short](registry, is_key=is_key)
+    return factory[short](registry, is_key=is_key, settings=settings)
 
 
 register_converter(

@@ -15,11 +15,13 @@ decode.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.registry.client import (
+    ReadSettings,
     Registry,
     subject_name,
     wire_header,
@@ -32,6 +34,7 @@ __all__ = [
 
 Decoder = Callable[[bytes], Any]
 Convert = Callable[[Any], Any]
+_T = TypeVar("_T")
 
 
 def identity(v: Any) -> Any:
@@ -54,55 +57,110 @@ class Broken:
 
 
 class RegistryConverter:
-    """Common part: wire header, per-(topic, id) cache, version lookup."""
+    """Common part: wire header, per-(topic, id) cache, subject and version lookup."""
 
     schema_type = ""
+    failure = "Failed to deserialize data for topic {topic} to {schema_type}:"
+    """The converter's ``DataException`` text (``toConnectData``), before its cause's."""
 
-    def __init__(self, registry: Registry, *, is_key: bool = False) -> None:
+    def __init__(
+        self, registry: Registry, *, is_key: bool = False, settings: ReadSettings | None = None
+    ) -> None:
         self.registry = registry
         self.is_key = is_key
+        self.settings = settings or ReadSettings()
         self._prepared: dict[tuple[str, int], Prepared | Broken] = {}
 
     def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
         """Decode one framed record; null (a tombstone) gives ``(None, None)``.
 
         Raises:
-            ValueError: not in the wire format, unknown schema id, undecodable payload.
+            ValueError: not in the wire format, unknown schema id, undecodable payload; the
+                message starts with the converter's ``DataException`` text.
             SchemaRegistryError: the registry cannot be used (after retries).
         """
         if data is None:
             return None, None
-        schema_id = wire_header(data, topic)
-        prepared = self._prepared.get((topic, schema_id))
-        if prepared is None:
-            prepared = self._prepare(topic, schema_id)
-        if isinstance(prepared, Broken):
-            raise ValueError(prepared.message)
         try:
-            return prepared.decode(data), prepared.schema
-        except ValueError:
-            raise
-        except Exception as exc:  # decoders' own errors (EOF, protobuf DecodeError, ...)
-            raise ValueError(
-                f"Failed to deserialize data for topic {topic} with schema id {schema_id} "
-                f"to {self.schema_type}: {type(exc).__name__}: {exc}"
-            ) from exc
+            schema_id = wire_header(data, topic)
+            prepared = self._prepared.get((topic, schema_id))
+            if prepared is None:
+                prepared = self._prepare(topic, schema_id)
+            if isinstance(prepared, Broken):
+                raise ValueError(prepared.message)
+            try:
+                return prepared.decode(data), prepared.schema
+            except ValueError:
+                raise
+            except Exception as exc:  # decoders' own errors (EOF, protobuf DecodeError, ...)
+                raise ValueError(
+                    f"{self._message_error(schema_id)}: {type(exc).__name__}: {exc}"
+                ) from exc
+        except ValueError as exc:
+            raise ValueError(f"{self.failed(topic)} {exc}") from exc.__cause__
+
+    def failed(self, topic: str) -> str:
+        """The converter's ``DataException`` text for ``topic``."""
+        return self.failure.format(topic=topic, schema_type=self.schema_type)
+
+    def _message_error(self, schema_id: int) -> str:
+        return f"Error deserializing {self.schema_type} message for id {schema_id}"
 
     def _prepare(self, topic: str, schema_id: int) -> Prepared | Broken:
         prepared: Prepared | Broken
         try:
-            registered = self.registry.schema(schema_id, topic, fmt=self._fmt)
-            subject = subject_name(topic, self.is_key)
-            version = self.registry.version(subject, registered, schema_id, topic)
-            prepared = self._build(registered, version, topic)
+            registered = self._retrieving("schema", schema_id, self._schema, schema_id, topic)
+            subject = subject_name(
+                topic, self.is_key, self.settings.subject_name_strategy, self._record_name(registered)
+            )
+            latest = None
+            if self.settings.use_latest_version:
+                try:
+                    latest = self.registry.latest(subject, topic)
+                except ValueError as exc:
+                    raise ValueError(f"{self._message_error(schema_id)}: {exc}") from None
+            version = self._retrieving(
+                "schema version", schema_id, self._version, subject, registered, schema_id, topic
+            )
+            prepared = self._build(registered, version, topic, latest)
         except ValueError as exc:  # about the records (unknown id, unusable schema): cached
-            prepared = Broken(f"schema id {schema_id} ({self.schema_type}): {exc}")
+            prepared = Broken(str(exc))
         if len(self._prepared) >= 1000:
             self._prepared.pop(next(iter(self._prepared)))
         self._prepared[(topic, schema_id)] = prepared
         return prepared
 
+    def _retrieving(self, what: str, schema_id: int, fn: Callable[..., _T], *args: Any) -> _T:
+        """``fn(*args)``; its ``ValueError`` as the deserializers' "Error retrieving" one."""
+        try:
+            return fn(*args)
+        except ValueError as exc:
+            side = "key" if self.is_key else "value"
+            raise ValueError(
+                f"Error retrieving {self.schema_type} {side} {what} for id {schema_id}: {exc}"
+            ) from None
+
+    def _schema(self, schema_id: int, topic: str) -> Any:
+        return self.registry.schema(schema_id, topic, fmt=self._fmt)
+
+    def _version(self, subject: str, registered: Any, schema_id: int, topic: str) -> int:
+        """The schema's ``confluent:version`` metadata property, else its version under
+        ``subject`` (the deserializers' ``schemaVersion``)."""
+        metadata = getattr(registered, "metadata", None)
+        properties = getattr(metadata, "properties", None) or {}
+        text = properties.get("confluent:version")
+        if text is not None and re.fullmatch(r"[+-]?\d+", str(text)):
+            number = int(text)
+            if -(2**31) <= number < 2**31:  # Integer.parseInt
+                return number
+        return self.registry.version(subject, registered, schema_id, topic)
+
+    def _record_name(self, registered: Any) -> str | None:
+        """The schema's record name (``ParsedSchema.name()``) for the record name strategies."""
+        return None
+
     _fmt: str | None = None
 
-    def _build(self, registered: Any, version: int, topic: str) -> Prepared:
+    def _build(self, registered: Any, version: int, topic: str, latest: Any = None) -> Prepared:
+        """What records of ``registered`` (read with ``latest``'s schema if given) need."""
         raise NotImplementedError

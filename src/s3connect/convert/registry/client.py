@@ -35,6 +35,8 @@ from s3connect.errors import SchemaRegistryError
 
 __all__ = [
     "REGISTRY_CONVERTER_CLASSES",
+    "SUBJECT_NAME_STRATEGIES",
+    "ReadSettings",
     "Registry",
     "RegistrySettings",
     "RetryPolicy",
@@ -147,22 +149,74 @@ class RetryPolicy:
         return delay
 
 
-def subject_name(topic: str, is_key: bool) -> str:
-    """``TopicNameStrategy``: ``<topic>-key`` or ``<topic>-value``."""
-    return f"{topic}-key" if is_key else f"{topic}-value"
+_STRATEGY_PACKAGE = "io.confluent.kafka.serializers.subject."
+SUBJECT_NAME_STRATEGIES = tuple(
+    _STRATEGY_PACKAGE + name
+    for name in ("TopicNameStrategy", "RecordNameStrategy", "TopicRecordNameStrategy")
+)
+"""The ``key.subject.name.strategy`` / ``value.subject.name.strategy`` classes read here."""
+TOPIC_NAME_STRATEGY = SUBJECT_NAME_STRATEGIES[0]
+
+
+@dataclass(frozen=True)
+class ReadSettings:
+    """A Schema Registry converter's settings that change what it reads.
+
+    Args:
+        subject_name_strategy: ``key.subject.name.strategy`` of a key converter,
+            ``value.subject.name.strategy`` of a value one (full class name).
+        use_latest_version: ``use.latest.version``: read with the subject's latest schema.
+        fail_on_trailing_data: ``avro.fail.on.trailing.data``: bytes after the datum fail it.
+    """
+
+    subject_name_strategy: str = TOPIC_NAME_STRATEGY
+    use_latest_version: bool = False
+    fail_on_trailing_data: bool = False
+
+
+def subject_name(
+    topic: str,
+    is_key: bool,
+    strategy: str = TOPIC_NAME_STRATEGY,
+    record_name: str | None = None,
+) -> str:
+    """The subject of a record's schema, as Confluent's ``SubjectNameStrategy`` classes name
+    it: ``<topic>-key`` / ``<topic>-value`` (``TopicNameStrategy``), the record's full name
+    (``RecordNameStrategy``) or ``<topic>-<full name>`` (``TopicRecordNameStrategy``).
+
+    Raises:
+        ValueError: a record strategy and a schema that is not a record (``record_name`` None).
+    """
+    if strategy == TOPIC_NAME_STRATEGY:
+        return f"{topic}-key" if is_key else f"{topic}-value"
+    if record_name is None:
+        side = "key" if is_key else "value"
+        raise ValueError(
+            f"In configuration {side}.subject.name.strategy = {strategy}, the message {side} "
+            "must only be a record schema"
+        )
+    return record_name if strategy == SUBJECT_NAME_STRATEGIES[1] else f"{topic}-{record_name}"
 
 
 def wire_header(data: bytes, topic: str) -> int:
     """The schema id of a Confluent-framed record (the payload starts at byte 5).
 
     Raises:
-        ValueError: the record is not in the wire format (too short, magic byte not 0).
+        ValueError: the record is not in the wire format (``SchemaId.fromBytes``: too short,
+            magic byte not 0; a schema GUID, magic byte 1, is not read here).
     """
-    if len(data) < 5 or data[0] != 0:
+    if len(data) < 5:
         raise ValueError(
-            f"Converting byte[] to Kafka Connect data failed due to serialization error of topic "
-            f"{topic}: Unknown magic byte! (the record is not in the Schema Registry wire format)"
+            "Error deserializing schema ID: the record is shorter than the 5 bytes of the "
+            "Schema Registry wire format"
         )
+    if data[0] == 1:
+        raise ValueError(
+            "Error deserializing schema ID: a schema GUID (magic byte 1) is not supported, "
+            "only schema ids (magic byte 0)"
+        )
+    if data[0] != 0:
+        raise ValueError("Error deserializing schema ID: Unknown magic byte!")
     return int.from_bytes(data[1:5], "big")
 
 
@@ -271,10 +325,7 @@ class Registry:
             f"look up the version of schema id {schema_id} under subject {subject}",
             topic,
             lambda: self.client().lookup_schema(subject, schema, deleted=True),
-            missing=(
-                f"Error retrieving schema version for id {schema_id}: the schema is not "
-                f"registered under subject {subject}"
-            ),
+            missing=f"the schema is not registered under subject {subject}",
         )
         if registered.version is None:
             raise ValueError(f"the registry gave no version of schema id {schema_id} in {subject}")

@@ -477,8 +477,12 @@ class JsonSchemaConverter(RegistryConverter):
     """Confluent's ``io.confluent.connect.json.JsonSchemaConverter`` (reading)."""
 
     schema_type = "JSON Schema"
+    failure = (
+        "Converting byte[] to Kafka Connect data failed due to serialization error of topic "
+        "{topic}:"
+    )
 
-    def _build(self, registered: Any, version: int, topic: str) -> Prepared:
+    def _build(self, registered: Any, version: int, topic: str, latest: Any = None) -> Prepared:
         try:
             root = _JSON_DECODER.decode(registered.schema_str)
         except (TypeError, ValueError) as exc:

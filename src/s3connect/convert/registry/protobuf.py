@@ -25,6 +25,7 @@ from s3connect.convert.registry.base import (
     identity,
 )
 from s3connect.convert.registry.client import (
+    ReadSettings,
     Registry,
     read_message_indexes,
     subject_name,
@@ -493,8 +494,10 @@ class ProtobufConverter(RegistryConverter):
     schema_type = "Protobuf"
     _fmt = "serialized"
 
-    def __init__(self, registry: Registry, *, is_key: bool = False) -> None:
-        super().__init__(registry, is_key=is_key)
+    def __init__(
+        self, registry: Registry, *, is_key: bool = False, settings: ReadSettings | None = None
+    ) -> None:
+        super().__init__(registry, is_key=is_key, settings=settings)
         self._files: dict[int, Any] = {}
         self._by_message: dict[tuple[str, int, tuple[int, ...]], Prepared | Broken] = {}
 
@@ -502,35 +505,39 @@ class ProtobufConverter(RegistryConverter):
         """Decode one framed record (magic byte, schema id, message indexes, message)."""
         if data is None:
             return None, None
-        schema_id = wire_header(data, topic)
-        indexes, pos = read_message_indexes(data, 5)
-        key = (topic, schema_id, tuple(indexes))
-        prepared = self._by_message.get(key)
-        if prepared is None:
-            prepared = self._prepare_message(topic, schema_id, indexes)
-            self._by_message[key] = prepared
-        if isinstance(prepared, Broken):
-            raise ValueError(prepared.message)
         try:
-            return prepared.decode(data[pos:]), prepared.schema
-        except ValueError:
-            raise
-        except Exception as exc:
-            raise ValueError(
-                f"Failed to deserialize data for topic {topic} with schema id {schema_id} "
-                f"to Protobuf: {type(exc).__name__}: {exc}"
-            ) from exc
+            schema_id = wire_header(data, topic)
+            indexes, pos = read_message_indexes(data, 5)
+            key = (topic, schema_id, tuple(indexes))
+            prepared = self._by_message.get(key)
+            if prepared is None:
+                prepared = self._prepare_message(topic, schema_id, indexes)
+                self._by_message[key] = prepared
+            if isinstance(prepared, Broken):
+                raise ValueError(prepared.message)
+            try:
+                return prepared.decode(data[pos:]), prepared.schema
+            except ValueError:
+                raise
+            except Exception as exc:
+                raise ValueError(
+                    f"{self._message_error(schema_id)}: {type(exc).__name__}: {exc}"
+                ) from exc
+        except ValueError as exc:
+            raise ValueError(f"{self.failed(topic)} {exc}") from exc.__cause__
 
     def _prepare_message(self, topic: str, schema_id: int, indexes: list[int]) -> Prepared | Broken:
         try:
-            registered = self.registry.schema(schema_id, topic, fmt=self._fmt)
+            registered = self._retrieving("schema", schema_id, self._schema, schema_id, topic)
             subject = subject_name(topic, self.is_key)
-            version = self.registry.version(subject, registered, schema_id, topic)
+            version = self._retrieving(
+                "schema version", schema_id, self._version, subject, registered, schema_id, topic
+            )
             pool, proto = self._file(schema_id, registered, topic)
             desc = _message_at(pool, proto, indexes)
             return self._build_message(desc, version)
         except ValueError as exc:
-            return Broken(f"schema id {schema_id} (Protobuf): {exc}")
+            return Broken(str(exc))
 
     def _file(self, schema_id: int, registered: Any, topic: str) -> tuple[Any, Any]:
         found = self._files.get(schema_id)

@@ -109,9 +109,11 @@ def avro_bytes(schema: Any, datum: Any) -> bytes:
 
 def test_wire_header_and_message_indexes() -> None:
     assert wire_header(b"\x00\x00\x00\x01\x02rest", "t") == 258
-    for bad in (b"\x01\x00\x00\x00\x01", b"\x00\x00", b""):
-        with pytest.raises(ValueError, match="Unknown magic byte!"):
+    for bad in (b"\x02\x00\x00\x00\x01", b"\x01" + bytes(16), b"\x00\x00", b""):
+        with pytest.raises(ValueError, match="^Error deserializing schema ID: "):
             wire_header(bad, "t")
+    with pytest.raises(ValueError, match="Unknown magic byte!"):
+        wire_header(b"\x02\x00\x00\x00\x01", "t")
     assert read_message_indexes(b"\x00xyz", 0) == ([0], 1)
     # [1, 2]: count 2, then 1 and 2, zig-zag varints.
     assert read_message_indexes(b"\x04\x02\x04msg", 0) == ([1, 2], 3)
@@ -365,11 +367,13 @@ def test_avro_converter_decodes_caches_and_splits_errors() -> None:
     assert client.calls == ["get_schema 7", "lookup t-value"]  # fetched once
     assert conv.to_connect("t", None) == (None, None)
     with pytest.raises(ValueError, match="Unknown magic byte"):
-        conv.to_connect("t", b"\x01" + framed(7, b"")[1:])
-    with pytest.raises(ValueError, match="Schema 8 not found"):
+        conv.to_connect("t", b"\x02" + framed(7, b"")[1:])
+    with pytest.raises(ValueError, match="Error retrieving Avro value schema for id 8: Schema 8 not"):
         conv.to_connect("t", framed(8, b"\x00"))
-    with pytest.raises(ValueError, match="bytes left"):
-        conv.to_connect("t", framed(7, avro_bytes(schema, datum) + b"\x00"))
+    # Trailing bytes are ignored (avro.fail.on.trailing.data=false, Confluent's default).
+    assert conv.to_connect("t", framed(7, avro_bytes(schema, datum) + b"\x00"))[0] == value2 | {
+        "v": {"int": None, "string": None, "Point": {"x": 3}}
+    }
     # Registered under another subject only: not this topic's schema (no version).
     with pytest.raises(ValueError, match="not registered under subject other-value"):
         conv.to_connect("other", framed(7, avro_bytes(schema, datum)))
