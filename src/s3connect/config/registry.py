@@ -11,22 +11,29 @@ from s3connect.config.converters import SINK_CONVERTER_CLASSES, ConvertersConfig
 from s3connect.config.reader import KeyReader
 from s3connect.convert.registry.client import (
     REGISTRY_CONVERTER_CLASSES,
+    SUBJECT_NAME_STRATEGIES,
+    ReadSettings,
     RegistrySettings,
     display_url,
 )
 
 __all__ = ["RegistryConfig"]
 
+_DUAL_SCHEMA_ID = "io.confluent.kafka.serializers.schema.id.DualSchemaIdDeserializer"
+_DEFAULT_READ = ReadSettings()
 # Schema Registry converter settings that change the Connect data: accepted at their default.
 _SR_CONVERTER_DEFAULTS = {
-    "key.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicNameStrategy",
-    "value.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicNameStrategy",
     "connect.meta.data": "true",
     "enhanced.avro.schema.support": "false",
     "enhanced.protobuf.schema.support": "false",
     "generalized.sum.type.support": "false",
     "scrub.invalid.names": "false",
-    "use.latest.version": "false",
+    "use.latest.with.metadata": "",
+    "specific.avro.reader": "false",
+    "avro.use.logical.type.converters": "false",
+    "context.name.strategy": "io.confluent.kafka.serializers.context.NullContextNameStrategy",
+    "key.schema.id.deserializer": _DUAL_SCHEMA_ID,
+    "value.schema.id.deserializer": _DUAL_SCHEMA_ID,
     "int.for.enums": "false",
     "optional.for.nullables": "false",
     "optional.for.proto2": "true",
@@ -49,6 +56,10 @@ class RegistryConfig:
     """``key.converter.schema.registry.url`` and basic auth."""
     value: RegistrySettings | None = None
     """``value.converter.schema.registry.url`` and basic auth."""
+    key_read: ReadSettings = _DEFAULT_READ
+    """The key converter's subject name strategy, ``use.latest.version``, trailing data."""
+    value_read: ReadSettings = _DEFAULT_READ
+    """The value converter's subject name strategy, ``use.latest.version``, trailing data."""
 
     @classmethod
     def read(cls, r: KeyReader, converters: ConvertersConfig) -> RegistryConfig:
@@ -60,9 +71,15 @@ class RegistryConfig:
             if name in REGISTRY_CONVERTER_CLASSES
         }
         settings = {side: _read_registry(r, side, name) for side, name in sides.items()}
+        reading = {side: _read_settings(r, side, name) for side, name in sides.items()}
         for side in ("key", "value"):
             _read_properties(r, side, sides.get(side))
-        return cls(key=settings.get("key"), value=settings.get("value"))
+        return cls(
+            key=settings.get("key"),
+            value=settings.get("value"),
+            key_read=reading.get("key", _DEFAULT_READ),
+            value_read=reading.get("value", _DEFAULT_READ),
+        )
 
     def describe(self, masked: bool = True) -> dict[str, str]:
         """The keys under their names (registry URLs without credentials when ``masked``)."""
@@ -107,6 +124,31 @@ def _read_registry(r: KeyReader, side: str, converter: str) -> RegistrySettings 
     elif user_info is not None:
         r.ignore(prefix + "basic.auth.user.info")
     return RegistrySettings(url=url, credentials_source=source, user_info=user_info)
+
+
+def _read_settings(r: KeyReader, side: str, converter: str) -> ReadSettings:
+    """The settings that change what the converter reads: its side's subject name strategy
+    (the other side's has no effect), ``use.latest.version`` and, for Avro,
+    ``avro.fail.on.trailing.data``; the record name strategies and ``use.latest.version`` with
+    AvroConverter only."""
+    prefix = f"{side}.converter."
+    key = f"{prefix}{side}.subject.name.strategy"
+    strategy = (r.get(key) or SUBJECT_NAME_STRATEGIES[0]).strip()
+    avro = converter == "avro"
+    if strategy not in SUBJECT_NAME_STRATEGIES:
+        r.later(key, strategy, "only " + ", ".join(SUBJECT_NAME_STRATEGIES))
+    elif strategy != SUBJECT_NAME_STRATEGIES[0] and not avro:
+        r.later(key, strategy, "only TopicNameStrategy but with AvroConverter")
+    other = f"{prefix}{'value' if side == 'key' else 'key'}.subject.name.strategy"
+    if r.get(other) is not None:
+        r.ignore(other)  # a key converter reads key.subject.name.strategy only, and vice versa
+    latest = r.boolean(prefix + "use.latest.version", False)
+    if latest and not avro:
+        r.later(prefix + "use.latest.version", "true", "only false but with AvroConverter")
+    trailing = r.boolean(prefix + "avro.fail.on.trailing.data", False)
+    if r.has(prefix + "avro.fail.on.trailing.data") and not avro:
+        r.ignore(prefix + "avro.fail.on.trailing.data")
+    return ReadSettings(strategy, latest, trailing and avro)
 
 
 def _read_properties(r: KeyReader, side: str, converter: str | None) -> None:

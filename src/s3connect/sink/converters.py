@@ -25,13 +25,19 @@ __all__ = [
 
 
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:
-    """The key or value converter; a Schema Registry one gets its registry and the retries of
-    ``errors.retry.timeout`` / ``errors.retry.delay.max.ms``."""
+    """The key or value converter; a Schema Registry one gets its registry, the retries of
+    ``errors.retry.timeout`` / ``errors.retry.delay.max.ms`` and its reading settings."""
     name = config.converters.key if is_key else config.converters.value
     registry = config.registry.key if is_key else config.registry.value
     if registry is not None:
         retry = RetryPolicy(config.errors.retry_timeout_ms, config.errors.retry_delay_max_ms)
-        return make_converter(name, registry=shared_registry(registry, retry), is_key=is_key)
+        reading = config.registry.key_read if is_key else config.registry.value_read
+        return make_converter(
+            name,
+            registry=shared_registry(registry, retry),
+            is_key=is_key,
+            read_settings=reading,
+        )
     c = config.converters
     if is_key:
         return make_converter(

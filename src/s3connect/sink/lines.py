@@ -43,6 +43,7 @@ from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.json import JsonConverter
 from s3connect.convert.registry.base import RegistryConverter
+from s3connect.convert.registry.client import TOPIC_NAME_STRATEGY
 from s3connect.convert.string import StringConverter
 from s3connect.errors import PartitionError
 from s3connect.formats.avro import AvroFormat
@@ -242,7 +243,10 @@ def line_plan(config: SinkConfig) -> LinePlan | None:
         if fmt == "parquet":
             payloads = _placed_with_schema(envelope_payloads(), place)
             return LinePlan(PAYLOAD_PLAN, None, b"\n", payloads)
-    if converter == "avro" and config.registry.value is not None:
+    # (the JVM reads each value with its writer schema, found under TopicNameStrategy's subject)
+    reading = config.registry.value_read
+    plain = not reading.use_latest_version and reading.subject_name_strategy == TOPIC_NAME_STRATEGY
+    if converter == "avro" and config.registry.value is not None and plain:
         values = build_converter(config, is_key=False)
         if fmt == "parquet":
             rows = registry_avro_rows(values, config.format.avro_data)

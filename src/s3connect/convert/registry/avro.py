@@ -51,7 +51,9 @@ class AvroConverter(RegistryConverter):
             if strict and buf.tell() != len(buf.getbuffer()):
                 sid = int.from_bytes(data[1:5], "big")
                 # (sic: two spaces, as AbstractKafkaAvroDeserializer writes it)
-                raise ValueError(f"Trailing data found after deserializing Avro  message for id {sid}")
+                raise ValueError(
+                    f"Trailing data found after deserializing Avro  message for id {sid}"
+                )
             return value
 
         return Prepared(reader.schema, decode)

@@ -110,9 +110,8 @@ class RegistryConverter:
         prepared: Prepared | Broken
         try:
             registered = self._retrieving("schema", schema_id, self._schema, schema_id, topic)
-            subject = subject_name(
-                topic, self.is_key, self.settings.subject_name_strategy, self._record_name(registered)
-            )
+            strategy = self.settings.subject_name_strategy
+            subject = subject_name(topic, self.is_key, strategy, self._record_name(registered))
             latest = None
             if self.settings.use_latest_version:
                 try:

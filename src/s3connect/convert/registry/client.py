@@ -36,6 +36,7 @@ from s3connect.errors import SchemaRegistryError
 __all__ = [
     "REGISTRY_CONVERTER_CLASSES",
     "SUBJECT_NAME_STRATEGIES",
+    "TOPIC_NAME_STRATEGY",
     "ReadSettings",
     "Registry",
     "RegistrySettings",

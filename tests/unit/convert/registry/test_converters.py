@@ -110,7 +110,7 @@ def avro_bytes(schema: Any, datum: Any) -> bytes:
 def test_wire_header_and_message_indexes() -> None:
     assert wire_header(b"\x00\x00\x00\x01\x02rest", "t") == 258
     for bad in (b"\x02\x00\x00\x00\x01", b"\x01" + bytes(16), b"\x00\x00", b""):
-        with pytest.raises(ValueError, match="^Error deserializing schema ID: "):
+        with pytest.raises(ValueError, match=r"^Error deserializing schema ID: "):
             wire_header(bad, "t")
     with pytest.raises(ValueError, match="Unknown magic byte!"):
         wire_header(b"\x02\x00\x00\x00\x01", "t")
@@ -368,7 +368,7 @@ def test_avro_converter_decodes_caches_and_splits_errors() -> None:
     assert conv.to_connect("t", None) == (None, None)
     with pytest.raises(ValueError, match="Unknown magic byte"):
         conv.to_connect("t", b"\x02" + framed(7, b"")[1:])
-    with pytest.raises(ValueError, match="Error retrieving Avro value schema for id 8: Schema 8 not"):
+    with pytest.raises(ValueError, match="Error retrieving Avro value schema for id 8: Schema 8"):
         conv.to_connect("t", framed(8, b"\x00"))
     # Trailing bytes are ignored (avro.fail.on.trailing.data=false, Confluent's default).
     assert conv.to_connect("t", framed(7, avro_bytes(schema, datum) + b"\x00"))[0] == value2 | {
