@@ -31,13 +31,14 @@ class AvroConverter(RegistryConverter):
 
     def _build(self, registered: Any, version: int, topic: str, latest: Any = None) -> Prepared:
         root = _schema_json(registered)
-        writer = connect_reader(root, version=version, named=self._references(registered, topic))
-        reader = writer
-        resolve = latest is not None and _schema_json(latest.schema) != root
-        if resolve:
-            named = self._references(latest.schema, topic)
-            reader = connect_reader(_schema_json(latest.schema), version=version, named=named)
-        read = _resolving(writer, reader) if resolve else reader.read
+        named = self._references(registered, topic)
+        reader = connect_reader(root, version=version, named=named)
+        read = reader.read
+        if latest is not None and _schema_json(latest.schema) != root:
+            latest_root = _schema_json(latest.schema)
+            latest_named = self._references(latest.schema, topic)
+            reader = connect_reader(latest_root, version=version, named=latest_named)
+            read = _resolving(_parsed(root, named), _parsed(latest_root, latest_named), reader)
         raw_bytes = (root.get("type") if isinstance(root, dict) else root) == "bytes"
         strict = self.settings.fail_on_trailing_data
 
@@ -95,16 +96,27 @@ def _schema_json(registered: Any) -> Any:
         raise ValueError(f"the registered schema is not JSON: {exc}") from None
 
 
-def _resolving(writer: ConnectReader, reader: ConnectReader) -> Any:
-    """Read a datum written with ``writer``'s schema as ``reader``'s (Avro schema resolution)."""
-    writer_schema, reader_schema = writer.fastavro_schema, reader.fastavro_schema
-    named, convert = reader.return_named_type, reader.convert
+def _parsed(root: Any, named: dict[str, Any]) -> Any:
+    """fastavro's parsed schema of ``root`` (its references' named types first)."""
+    known: dict[str, Any] = {}
+    try:
+        for schema in named.values():
+            fastavro.parse_schema(schema, named_schemas=known)
+        return fastavro.parse_schema(root, named_schemas=known)
+    except Exception as exc:
+        raise ValueError(f"fastavro cannot read the schema: {exc}") from None
+
+
+def _resolving(writer: Any, latest: Any, reader: ConnectReader) -> Any:
+    """Read a datum of the ``writer`` schema as one of ``latest`` (Avro's schema resolution,
+    its defaults included), then as ``reader`` (of ``latest``) reads that datum's bytes."""
 
     def read(buffer: io.BytesIO) -> Any:
-        datum = fastavro.schemaless_reader(
-            buffer, writer_schema, reader_schema, return_named_type=named
-        )
-        return datum if convert is None else convert(datum)
+        datum = fastavro.schemaless_reader(buffer, writer, latest, return_record_name=True)
+        resolved = io.BytesIO()
+        fastavro.schemaless_writer(resolved, latest, datum)
+        resolved.seek(0)
+        return reader.read(resolved)
 
     return read
 

@@ -145,8 +145,8 @@ class RegistryConverter:
     def _version(self, subject: str, registered: Any, schema_id: int, topic: str) -> int:
         """The schema's ``confluent:version`` metadata property, else its version under
         ``subject`` (the deserializers' ``schemaVersion``)."""
-        metadata = getattr(registered, "metadata", None)
-        properties = getattr(metadata, "properties", None) or {}
+        properties = getattr(getattr(registered, "metadata", None), "properties", None)
+        properties = getattr(properties, "properties", properties) or {}  # MetadataProperties
         text = properties.get("confluent:version")
         if text is not None and re.fullmatch(r"[+-]?\d+", str(text)):
             number = int(text)
