@@ -90,12 +90,8 @@ class RegistryConverter:
                 raise ValueError(prepared.message)
             try:
                 return prepared.decode(data), prepared.schema
-            except ValueError:
-                raise
-            except Exception as exc:  # decoders' own errors (EOF, protobuf DecodeError, ...)
-                raise ValueError(
-                    f"{self._message_error(schema_id)}: {type(exc).__name__}: {exc}"
-                ) from exc
+            except Exception as exc:  # decoders' errors (EOF, protobuf DecodeError, ...)
+                raise ValueError(self._message_error(schema_id, exc)) from exc
         except ValueError as exc:
             raise ValueError(f"{self.failed(topic)} {exc}") from exc.__cause__
 
@@ -103,8 +99,13 @@ class RegistryConverter:
         """The converter's ``DataException`` text for ``topic``."""
         return self.failure.format(topic=topic, schema_type=self.schema_type)
 
-    def _message_error(self, schema_id: int) -> str:
-        return f"Error deserializing {self.schema_type} message for id {schema_id}"
+    def _message_error(self, schema_id: int, cause: Exception | None = None) -> str:
+        """The deserializers' text for a payload they cannot read (with its cause's)."""
+        text = f"Error deserializing {self.schema_type} message for id {schema_id}"
+        if cause is None:
+            return text
+        kind = "" if isinstance(cause, ValueError) else f"{type(cause).__name__}: "
+        return f"{text}: {kind}{cause}"
 
     def _prepare(self, topic: str, schema_id: int) -> Prepared | Broken:
         prepared: Prepared | Broken
@@ -117,7 +118,7 @@ class RegistryConverter:
                 try:
                     latest = self.registry.latest(subject, topic)
                 except ValueError as exc:
-                    raise ValueError(f"{self._message_error(schema_id)}: {exc}") from None
+                    raise ValueError(self._message_error(schema_id, exc)) from None
             version = self._retrieving(
                 "schema version", schema_id, self._version, subject, registered, schema_id, topic
             )

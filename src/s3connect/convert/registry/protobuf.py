@@ -517,12 +517,8 @@ class ProtobufConverter(RegistryConverter):
                 raise ValueError(prepared.message)
             try:
                 return prepared.decode(data[pos:]), prepared.schema
-            except ValueError:
-                raise
             except Exception as exc:
-                raise ValueError(
-                    f"{self._message_error(schema_id)}: {type(exc).__name__}: {exc}"
-                ) from exc
+                raise ValueError(self._message_error(schema_id, exc)) from exc
         except ValueError as exc:
             raise ValueError(f"{self.failed(topic)} {exc}") from exc.__cause__
 

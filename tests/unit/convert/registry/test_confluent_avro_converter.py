@@ -532,8 +532,8 @@ def test_kafka_avro_serializer_with_trailing_data() -> None:
     with pytest.raises(ValueError) as info:
         strict.to_connect("test", with_trailing_data)
     assert str(info.value) == (
-        "Failed to deserialize data for topic test to Avro: "
-        "Trailing data found after deserializing Avro  message for id 1"
+        "Failed to deserialize data for topic test to Avro: Error deserializing Avro message for "
+        "id 1: Trailing data found after deserializing Avro  message for id 1"
     )
     # avro.fail.on.trailing.data=false (the default): the bytes after the datum are ignored.
     assert converter(client).to_connect("test", with_trailing_data)[0] == {"name": "testUser"}
