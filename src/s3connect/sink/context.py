@@ -20,7 +20,12 @@ from s3connect.errors import ConversionError
 from s3connect.formats.base import Format
 from s3connect.formats.factory import make_format
 from s3connect.formats.views import ViewFormat
-from s3connect.sink.converters import FAILING_HEADER_CONVERTERS, HEADER_TEXTS, build_converter
+from s3connect.sink.converters import (
+    FAILING_HEADER_CONVERTERS,
+    HEADER_TEXTS,
+    build_converter,
+    with_headers,
+)
 from s3connect.sink.lines import line_plan
 from s3connect.sink.partitioners import build_partitioner
 from s3connect.sink.rotation import RotationPolicy, SchemaCompatibility, SchemaKey
@@ -160,14 +165,14 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
     """Raw record -> converted record (key, value, headers), then the transforms, as Kafka Connect's
     ``WorkerSinkTask``; None when a transform drops it. A failure is a :class:`ConversionError`
     or a ``TransformationError`` naming the stage (a dead letter when tolerated)."""
-    key_converter = build_converter(config, is_key=True)
-    value_converter = build_converter(config, is_key=False)
+    key_converter = with_headers(build_converter(config, is_key=True))
+    value_converter = with_headers(build_converter(config, is_key=False))
     convert_headers = _header_converter(config)
 
     def convert(raw: RawRecord) -> SinkRecord:
         # Kafka Connect converts the key, then the value (WorkerSinkTask order).
         try:
-            key, key_schema = key_converter.to_connect(raw.topic, raw.key)
+            key, key_schema = key_converter(raw.topic, raw.key, raw.headers)
         except ValueError as exc:
             if config.keys_headers.store_kafka_keys:
                 raise ConversionError(
@@ -179,7 +184,7 @@ def build_record_converter(config: SinkConfig) -> Callable[[RawRecord], SinkReco
             # fail the record, so keep it raw.
             key, key_schema = raw.key, None
         try:
-            value, value_schema = value_converter.to_connect(raw.topic, raw.value)
+            value, value_schema = value_converter(raw.topic, raw.value, raw.headers)
         except ValueError as exc:
             raise ConversionError(
                 f"value could not be converted by {config.converters.value} converter: {exc}",

@@ -8,9 +8,11 @@ from functools import lru_cache
 from typing import Any
 
 from s3connect.config.sink import SinkConfig
+from s3connect.connect.records import Header
 from s3connect.convert.base import Converter
 from s3connect.convert.factory import make_converter
 from s3connect.convert.number import NUMBER_TYPES, BooleanConverter, NumberConverter
+from s3connect.convert.registry.base import RegistryConverter
 from s3connect.convert.registry.client import Registry, RegistrySettings, RetryPolicy
 from s3connect.transforms.header_converter import to_connect_header
 from s3connect.transforms.values import convert_to_string
@@ -21,7 +23,24 @@ __all__ = [
     "build_converter",
     "header_text",
     "shared_registry",
+    "with_headers",
 ]
+
+
+ReadWithHeaders = Callable[[str, bytes | None, tuple[Header, ...]], tuple[Any, Any]]
+
+
+def with_headers(converter: Converter) -> ReadWithHeaders:
+    """``converter.to_connect`` given the record's headers too: Kafka Connect's
+    ``toConnectData(topic, headers, value)``, whose headers the Schema Registry converters read
+    (a schema id there); the others ignore them."""
+    if isinstance(converter, RegistryConverter):
+        return converter.to_connect
+
+    def read(topic: str, data: bytes | None, headers: tuple[Header, ...]) -> tuple[Any, Any]:
+        return converter.to_connect(topic, data)
+
+    return read
 
 
 def build_converter(config: SinkConfig, *, is_key: bool) -> Converter:

@@ -132,15 +132,18 @@ def _with_registry_columns(
 ) -> DataFrame:
     """``rows`` with a column ``<prefix><id>`` per latest value schema of the config's topics:
     the rows of its Avro datums (``s3connect.jvm.RegistryAvroRow``) or whether the datum is
-    written as it is (``s3connect.jvm.RegistryAvroDatum``)."""
+    written as it is (``s3connect.jvm.RegistryAvroDatum``); null for a record whose schema id is
+    in its ``__value_schema_id`` header (its value is no framed datum: read record by record)."""
     from pyspark.sql import functions as F
 
+    # (the headers are JSON text here: processor_input)
+    framed = F.coalesce(~F.col("headers").contains('"key":"__value_schema_id"'), F.lit(True))
     for schema_id, text in latest_value_schemas(config):
         function = function_of(rows.sparkSession, text)
         if function is not None:
             argument = wire_prefix(schema_id) + text.encode()
             checked = F.call_function(function, F.col("value"), F.lit(bytearray(argument)))
-            rows = rows.withColumn(f"{prefix}{schema_id}", checked)
+            rows = rows.withColumn(f"{prefix}{schema_id}", F.when(framed, checked))
     return rows
 
 

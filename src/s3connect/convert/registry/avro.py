@@ -20,6 +20,7 @@ import fastavro
 
 from s3connect.convert.avro_data import ConnectReader, connect_reader
 from s3connect.convert.registry.base import Prepared, RegistryConverter
+from s3connect.convert.registry.client import SchemaRef
 
 __all__ = ["AvroConverter"]
 
@@ -29,7 +30,9 @@ class AvroConverter(RegistryConverter):
 
     schema_type = "Avro"
 
-    def _build(self, registered: Any, version: int, topic: str, latest: Any = None) -> Prepared:
+    def _build(
+        self, registered: Any, version: int, topic: str, latest: Any, schema_id: SchemaRef
+    ) -> Prepared:
         root = _schema_json(registered)
         named = self._references(registered, topic)
         reader = connect_reader(root, version=version, named=named)
@@ -50,10 +53,9 @@ class AvroConverter(RegistryConverter):
                 buf.seek(5)
             value = read(buf)
             if strict and buf.tell() != len(buf.getbuffer()):
-                sid = int.from_bytes(data[1:5], "big")
                 # (sic: two spaces, as AbstractKafkaAvroDeserializer writes it)
                 raise ValueError(
-                    f"Trailing data found after deserializing Avro  message for id {sid}"
+                    f"Trailing data found after deserializing Avro  message for id {schema_id}"
                 )
             return value
 

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from s3connect.connect.schema import ConnectSchema
 from s3connect.convert.registry.client import (
     ReadSettings,
     Registry,
+    SchemaRef,
+    header_schema_id,
+    schema_id_of,
     subject_name,
-    wire_header,
 )
 
 __all__ = [
@@ -69,10 +71,13 @@ class RegistryConverter:
         self.registry = registry
         self.is_key = is_key
         self.settings = settings or ReadSettings()
-        self._prepared: dict[tuple[str, int], Prepared | Broken] = {}
+        self._prepared: dict[tuple[str, SchemaRef], Prepared | Broken] = {}
 
-    def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
-        """Decode one framed record; null (a tombstone) gives ``(None, None)``.
+    def to_connect(
+        self, topic: str, data: bytes | None, headers: Iterable[tuple[str, bytes | None]] = ()
+    ) -> tuple[Any, ConnectSchema | None]:
+        """Decode one record (its schema id in ``headers`` or framing the value); null (a
+        tombstone) gives ``(None, None)``.
 
         Raises:
             ValueError: not in the wire format, unknown schema id, undecodable payload; the
@@ -82,7 +87,7 @@ class RegistryConverter:
         if data is None:
             return None, None
         try:
-            schema_id = wire_header(data, topic)
+            schema_id, data = self._schema_id(data, headers)
             prepared = self._prepared.get((topic, schema_id))
             if prepared is None:
                 prepared = self._prepare(topic, schema_id)
@@ -95,11 +100,22 @@ class RegistryConverter:
         except ValueError as exc:
             raise ValueError(f"{self.failed(topic)} {exc}") from exc.__cause__
 
+    def _schema_id(
+        self, data: bytes, headers: Iterable[tuple[str, bytes | None]]
+    ) -> tuple[SchemaRef, bytes]:
+        """``DualSchemaIdDeserializer``: the schema id (or GUID) of the header, else of the
+        value's prefix; and the value as the decoders read it (5 bytes, then the payload)."""
+        header = header_schema_id(headers, self.is_key)
+        if header is not None:
+            return schema_id_of(header)[0], bytes(5) + data
+        schema_id, start = schema_id_of(data)
+        return schema_id, data if start == 5 else bytes(5) + data[start:]
+
     def failed(self, topic: str) -> str:
         """The converter's ``DataException`` text for ``topic``."""
         return self.failure.format(topic=topic, schema_type=self.schema_type)
 
-    def _message_error(self, schema_id: int, cause: Exception | None = None) -> str:
+    def _message_error(self, schema_id: SchemaRef, cause: Exception | None = None) -> str:
         """The deserializers' text for a payload they cannot read (with its cause's)."""
         text = f"Error deserializing {self.schema_type} message for id {schema_id}"
         if cause is None:
@@ -107,7 +123,7 @@ class RegistryConverter:
         kind = "" if isinstance(cause, ValueError) else f"{type(cause).__name__}: "
         return f"{text}: {kind}{cause}"
 
-    def _prepare(self, topic: str, schema_id: int) -> Prepared | Broken:
+    def _prepare(self, topic: str, schema_id: SchemaRef) -> Prepared | Broken:
         prepared: Prepared | Broken
         try:
             registered = self._retrieving("schema", schema_id, self._schema, schema_id, topic)
@@ -122,7 +138,7 @@ class RegistryConverter:
             version = self._retrieving(
                 "schema version", schema_id, self._version, subject, registered, schema_id, topic
             )
-            prepared = self._build(registered, version, topic, latest)
+            prepared = self._build(registered, version, topic, latest, schema_id)
         except ValueError as exc:  # about the records (unknown id, unusable schema): cached
             prepared = Broken(str(exc))
         if len(self._prepared) >= 1000:
@@ -130,7 +146,7 @@ class RegistryConverter:
         self._prepared[(topic, schema_id)] = prepared
         return prepared
 
-    def _retrieving(self, what: str, schema_id: int, fn: Callable[..., _T], *args: Any) -> _T:
+    def _retrieving(self, what: str, schema_id: SchemaRef, fn: Callable[..., _T], *args: Any) -> _T:
         """``fn(*args)``; its ``ValueError`` as the deserializers' "Error retrieving" one."""
         try:
             return fn(*args)
@@ -140,10 +156,10 @@ class RegistryConverter:
                 f"Error retrieving {self.schema_type} {side} {what} for id {schema_id}: {exc}"
             ) from None
 
-    def _schema(self, schema_id: int, topic: str) -> Any:
+    def _schema(self, schema_id: SchemaRef, topic: str) -> Any:
         return self.registry.schema(schema_id, topic, fmt=self._fmt)
 
-    def _version(self, subject: str, registered: Any, schema_id: int, topic: str) -> int:
+    def _version(self, subject: str, registered: Any, schema_id: SchemaRef, topic: str) -> int:
         """The schema's ``confluent:version`` metadata property, else its version under
         ``subject`` (the deserializers' ``schemaVersion``)."""
         properties = getattr(getattr(registered, "metadata", None), "properties", None)
@@ -161,6 +177,8 @@ class RegistryConverter:
 
     _fmt: str | None = None
 
-    def _build(self, registered: Any, version: int, topic: str, latest: Any = None) -> Prepared:
+    def _build(
+        self, registered: Any, version: int, topic: str, latest: Any, schema_id: SchemaRef
+    ) -> Prepared:
         """What records of ``registered`` (read with ``latest``'s schema if given) need."""
         raise NotImplementedError

@@ -2,10 +2,12 @@
 
 Records written by Confluent's serializers start with the wire-format header: a magic byte 0,
 the schema id as 4 big-endian bytes and, for Protobuf, the message indexes (zig-zag varints:
-a count then the indexes; a lone 0 means ``[0]``). The schema is fetched by id with
-confluent-kafka's ``SchemaRegistryClient`` (which caches by id), and its version under the
-record's subject (``TopicNameStrategy``: ``<topic>-key`` / ``<topic>-value``) is looked up as
-Confluent's deserializers do for the Connect converters.
+a count then the indexes; a lone 0 means ``[0]``); or, as ``DualSchemaIdDeserializer`` reads
+first, the ``__key_schema_id`` / ``__value_schema_id`` header holds the schema id (magic byte 0)
+or GUID (magic byte 1, 16 bytes) and the value is the payload alone. The schema is fetched by id
+(or GUID) with confluent-kafka's ``SchemaRegistryClient`` (which caches by id), and its version
+under the record's subject (``key.subject.name.strategy`` / ``value.subject.name.strategy``) is
+looked up as Confluent's deserializers do for the Connect converters.
 
 Failures are split in two:
 
@@ -26,7 +28,8 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -41,8 +44,11 @@ __all__ = [
     "Registry",
     "RegistrySettings",
     "RetryPolicy",
+    "SchemaRef",
     "display_url",
+    "header_schema_id",
     "read_message_indexes",
+    "schema_id_of",
     "subject_name",
     "wire_header",
     "with_record_context",
@@ -199,26 +205,51 @@ def subject_name(
     return record_name if strategy == SUBJECT_NAME_STRATEGIES[1] else f"{topic}-{record_name}"
 
 
+SchemaRef = int | str
+"""A schema's id, or its GUID (text)."""
+
+
 def wire_header(data: bytes, topic: str) -> int:
     """The schema id of a Confluent-framed record (the payload starts at byte 5).
 
     Raises:
-        ValueError: the record is not in the wire format (``SchemaId.fromBytes``: too short,
-            magic byte not 0; a schema GUID, magic byte 1, is not read here).
+        ValueError: the record does not start with a schema id (too short, magic byte not 0).
     """
-    if len(data) < 5:
+    ref, _ = schema_id_of(data)
+    if not isinstance(ref, int):
+        raise ValueError("Error deserializing schema ID: a schema GUID where an id was expected")
+    return ref
+
+
+def schema_id_of(data: bytes) -> tuple[SchemaRef, int]:
+    """``SchemaId.fromBytes``: (the schema id or GUID, where the bytes after it start) of a
+    value starting with magic byte 0 and an id (4 bytes) or magic byte 1 and a GUID (16).
+
+    Raises:
+        ValueError: too short, or another magic byte.
+    """
+    if data[:1] == b"\x01" and len(data) >= 17:
+        return str(uuid.UUID(bytes=bytes(data[1:17]))), 17
+    if data[:1] not in (b"\x00", b"\x01"):
+        message = "the value is empty" if not data else "Unknown magic byte!"
+        raise ValueError(f"Error deserializing schema ID: {message}")
+    if len(data) < 5 or data[0] == 1:
         raise ValueError(
-            "Error deserializing schema ID: the record is shorter than the 5 bytes of the "
+            "Error deserializing schema ID: the record is shorter than the schema id of the "
             "Schema Registry wire format"
         )
-    if data[0] == 1:
-        raise ValueError(
-            "Error deserializing schema ID: a schema GUID (magic byte 1) is not supported, "
-            "only schema ids (magic byte 0)"
-        )
-    if data[0] != 0:
-        raise ValueError("Error deserializing schema ID: Unknown magic byte!")
-    return int.from_bytes(data[1:5], "big")
+    return int.from_bytes(data[1:5], "big"), 5
+
+
+def header_schema_id(headers: Iterable[tuple[str, bytes | None]], is_key: bool) -> bytes | None:
+    """The value of the last ``__key_schema_id`` / ``__value_schema_id`` header (None: none,
+    or a null one), where ``DualSchemaIdDeserializer`` looks first."""
+    name = "__key_schema_id" if is_key else "__value_schema_id"
+    found = None
+    for key, value in headers:
+        if key == name:
+            found = value
+    return found
 
 
 def read_message_indexes(data: bytes, pos: int) -> tuple[list[int], int]:
@@ -301,13 +332,22 @@ class Registry:
                 ) from None
         return self._client
 
-    def schema(self, schema_id: int, topic: str, fmt: str | None = None) -> Any:
-        """The registered schema (``confluent_kafka.schema_registry.Schema``) with this id.
+    def schema(self, schema_id: SchemaRef, topic: str, fmt: str | None = None) -> Any:
+        """The registered schema (``confluent_kafka.schema_registry.Schema``) with this id (or
+        GUID).
 
         Raises:
             ValueError: the registry does not know the id.
             SchemaRegistryError: the registry cannot be used.
         """
+        if isinstance(schema_id, str):
+            guid = schema_id
+            return self._call(
+                f"fetch schema guid {guid}",
+                topic,
+                lambda: self.client().get_schema_by_guid(guid, fmt=fmt),
+                missing=f"Schema {guid} not found in the Schema Registry",
+            )
         return self._call(
             f"fetch schema id {schema_id}",
             topic,
@@ -315,7 +355,7 @@ class Registry:
             missing=f"Schema {schema_id} not found in the Schema Registry",
         )
 
-    def version(self, subject: str, schema: Any, schema_id: int, topic: str) -> int:
+    def version(self, subject: str, schema: Any, schema_id: SchemaRef, topic: str) -> int:
         """The version of ``schema`` under ``subject`` (as the deserializers' ``getVersion``).
 
         Raises:

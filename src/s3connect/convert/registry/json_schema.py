@@ -27,6 +27,7 @@ from s3connect.connect.json_data import (
 from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.connect.variant import VARIANT, VARIANT_SCHEMA, variant_from_json
 from s3connect.convert.registry.base import Prepared, RegistryConverter
+from s3connect.convert.registry.client import SchemaRef
 from s3connect.convert.registry.json_schema_load import (
     COMBINATORS,
     JsonRefs,
@@ -482,7 +483,9 @@ class JsonSchemaConverter(RegistryConverter):
         "{topic}:"
     )
 
-    def _build(self, registered: Any, version: int, topic: str, latest: Any = None) -> Prepared:
+    def _build(
+        self, registered: Any, version: int, topic: str, latest: Any, schema_id: SchemaRef
+    ) -> Prepared:
         try:
             root = _JSON_DECODER.decode(registered.schema_str)
         except (TypeError, ValueError) as exc:

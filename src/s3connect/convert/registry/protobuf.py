@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from s3connect.connect.json_data import keyed_hashmap
@@ -27,6 +28,7 @@ from s3connect.convert.registry.base import (
 from s3connect.convert.registry.client import (
     ReadSettings,
     Registry,
+    header_schema_id,
     read_message_indexes,
     subject_name,
     wire_header,
@@ -501,11 +503,18 @@ class ProtobufConverter(RegistryConverter):
         self._files: dict[int, Any] = {}
         self._by_message: dict[tuple[str, int, tuple[int, ...]], Prepared | Broken] = {}
 
-    def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
+    def to_connect(
+        self, topic: str, data: bytes | None, headers: Iterable[tuple[str, bytes | None]] = ()
+    ) -> tuple[Any, ConnectSchema | None]:
         """Decode one framed record (magic byte, schema id, message indexes, message)."""
         if data is None:
             return None, None
         try:
+            if header_schema_id(headers, self.is_key) is not None:
+                raise ValueError(
+                    "Error deserializing schema ID: a schema id in the record's headers is not "
+                    "read for Protobuf, only one framing the value"
+                )
             schema_id = wire_header(data, topic)
             indexes, pos = read_message_indexes(data, 5)
             key = (topic, schema_id, tuple(indexes))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+import uuid
 from typing import Any
 
 import fastavro
@@ -53,6 +54,17 @@ class MockRegistryClient:
         self.schemas: dict[int, Schema] = {}
         self.subjects: dict[str, list[int]] = {}
         self.failures: list[Exception] = []
+        self.guids: dict[str, int] = {}
+
+    @staticmethod
+    def guid(schema_id: int) -> str:
+        """The GUID the registry gives schema ``schema_id`` (here: derived from the id)."""
+        return str(uuid.UUID(int=0x5EED << 64 | schema_id))
+
+    def get_schema_by_guid(self, guid: str, fmt: str | None = None) -> Schema:
+        if guid not in self.guids:
+            raise ClientError(404, 40403, f"Schema {guid} not found")
+        return self.schemas[self.guids[guid]]
 
     def register(self, subject: str, schema: Any, properties: dict[str, str] | None = None) -> int:
         """Register a (JSON-able) Avro schema under ``subject``; its version."""
@@ -62,6 +74,7 @@ class MockRegistryClient:
         if key not in self.ids:
             self.ids[key] = len(self.ids) + 1
             self.schemas[self.ids[key]] = Schema(text, "AVRO", metadata=metadata)
+            self.guids[self.guid(self.ids[key])] = self.ids[key]
         versions = self.subjects.setdefault(subject, [])
         if self.ids[key] not in versions:
             versions.append(self.ids[key])
@@ -440,17 +453,27 @@ def test_to_connect_data_throws_network_exception_on_serialization_exception_cau
 
 
 def _header_schema_id(is_key: bool, field: str) -> None:
-    # Documented difference (README, "Schema Registry converters"): Confluent's default
-    # DualSchemaIdDeserializer reads a schema GUID from the __key_schema_id / __value_schema_id
-    # header first; here the schema id is read from the payload's prefix only, so a value
-    # whose id went to a header (HeaderSchemaIdSerializer: no prefix) is not in the wire format.
+    # HeaderSchemaIdSerializer: the schema's GUID (magic byte 1) in the __key_schema_id /
+    # __value_schema_id header, the payload alone in the value; DualSchemaIdDeserializer (the
+    # default) reads the header first.
     client = MockRegistryClient()
     schema = ConnectSchema(Type.STRUCT, fields=(Field(field, ConnectSchema(Type.STRING)),))
-    avro = json.loads(avro_schema_json(schema))
-    out = io.BytesIO()
-    fastavro.schemaless_writer(out, fastavro.parse_schema(avro), {field: "test"})
+    framed = from_connect_data(client, TOPIC, schema, {field: "test" + field.title()}, is_key)
+    assert framed is not None
+    guid = uuid.UUID(MockRegistryClient.guid(1)).bytes
+    serialized = framed[5:]
+    headers = [("__key_schema_id" if is_key else "__value_schema_id", b"\x01" + guid)]
+    conv = converter(client, is_key=is_key)
+    value, read = conv.to_connect(TOPIC, serialized, headers)
+    assert value == {field: "test" + field.title()}
+    assert read is not None and read.version == 1
+    # The other side's header is not this converter's.
+    other = [("__value_schema_id" if is_key else "__key_schema_id", b"\x01" + guid)]
     with pytest.raises(ValueError, match="Error deserializing schema ID: Unknown magic byte!"):
-        converter(client, is_key=is_key).to_connect(TOPIC, out.getvalue())
+        conv.to_connect(TOPIC, serialized, other)
+    # A schema id (magic byte 0) in the header; a GUID framing the value.
+    assert conv.to_connect(TOPIC, serialized, [(headers[0][0], framed[:5])])[0] == value
+    assert conv.to_connect(TOPIC, b"\x01" + guid + serialized)[0] == value
 
 
 def test_header_schema_id_serializer_for_key() -> None:
