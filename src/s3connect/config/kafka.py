@@ -188,9 +188,12 @@ class TopicsConfig:
             if not subscribe:
                 r.problem("topics and topics.regex are both set: set at most one of them")
                 return cls()
-            r.problem("topics and topics.regex are both set: set exactly one of them")
+            r.problem(  # SinkConnectorConfig.validate
+                "topics, topics.regex: topics and topics.regex are mutually exclusive options, "
+                "but both are set."
+            )
         elif topics is None and regex is None and subscribe:
-            r.missing("topics", "a comma-separated list of topic names (or set topics.regex)")
+            r.problem("topics, topics.regex: Must configure one of topics or topics.regex")
         names: tuple[str, ...] = ()
         if topics is not None:
             names = tuple(t.strip() for t in topics.split(",") if t.strip())

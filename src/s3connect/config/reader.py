@@ -107,6 +107,25 @@ class KeyReader:
             return default
         return value.strip() if strip else value
 
+    def connector_name(self, default: str) -> str:
+        """``name``, checked as Kafka's ``NonEmptyStringWithoutControlChars`` checks it (given
+        but blank: "String may not be empty"); ``default`` when absent."""
+        value = self.get("name")
+        if value is None:
+            return default
+        name = value.strip()
+        controls = [str(ord(c)) for c in name if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F]
+        if not name:
+            self.invalid("name", value, "String may not be empty")
+        elif controls:
+            self.invalid(
+                "name",
+                value,
+                "String may not contain control sequences but had the following ASCII chars: "
+                + ", ".join(controls),
+            )
+        return name or default
+
     def optional(self, key: str) -> str | None:
         """The stripped value of ``key``; None when absent or blank."""
         value = self.get(key)

@@ -254,7 +254,7 @@ class SinkConfig:
 
 def _read_connector(r: KeyReader) -> str:
     """``name``, ``connector.class``, ``storage.class`` and the keys without effect."""
-    name = r.string("name", "S3-sink") or "S3-sink"
+    name = r.connector_name("S3-sink")
     connector = r.get("connector.class")
     if connector is not None and connector.strip() not in (
         CONNECTOR_CLASS,
@@ -285,6 +285,9 @@ def _check_no_effect_types(r: KeyReader) -> None:
     refused here too)."""
     if r.has("tasks.max"):
         r.ranged("tasks.max", 1, 1)
+    reload = r.get("config.action.reload")
+    if reload is not None and reload.strip() not in ("none", "restart"):  # ValidString.in
+        r.invalid("config.action.reload", reload, "String must be one of: none, restart")
     for key, kind in _TYPED_NO_EFFECT.items():
         if r.has(key) and kind == "boolean":
             r.boolean(key, False)

@@ -170,7 +170,7 @@ class SourceConfig:
     @classmethod
     def read(cls, r: KeyReader) -> SourceConfig:
         """Read every key group from ``r``; problems are collected in it, not raised."""
-        name = r.string("name", "S3-source") or "S3-source"
+        name = r.connector_name("S3-source")
         connector = r.get("connector.class")
         allowed_connectors = (SOURCE_CONNECTOR_CLASS, "S3SourceConnector", "S3_SOURCE")
         if connector is not None and connector.strip() not in allowed_connectors:

@@ -253,15 +253,52 @@ def _settings(config: Mapping[str, Any], prefix: str, now_ms: int) -> Settings:
 def _class_name(s: Settings, kind: str, allowed: Iterable[str]) -> str | None:
     names = sorted(allowed)
     listing = f"a {kind} class: " + ", ".join(names)
+    base = "Transformation" if kind == "transformation" else "Predicate"
+    if not s.has("type"):  # Kafka's validation: missing; its ConnectorConfig: the class is null
+        s.missing("type", f"Not a {base}; {listing}")
+        return None
     name = s.string("type", None, listing)
     if name is None:
-        if not s.failed:
-            s.missing("type", listing)
         return None
     if name not in names:
-        s.invalid("type", name, f"Class {name} could not be found. Must be {listing}")
+        s.invalid(
+            "type",
+            name,
+            _not_a_class(name, base) or f"Class {name} could not be found. Must be {listing}",
+        )
         return None
     return name
+
+
+_INTERFACES = {
+    "Transformation": "org.apache.kafka.connect.transforms.Transformation",
+    "Predicate": "org.apache.kafka.connect.transforms.predicates.Predicate",
+}
+_CONNECTORS = frozenset(
+    {"io.confluent.connect.s3.S3SinkConnector", "io.confluent.connect.s3.source.S3SourceConnector"}
+)
+
+
+def _not_a_class(name: str, base: str) -> str | None:
+    """Kafka's ``Utils.ensureConcreteSubclass`` message for a known Java class that is not a
+    concrete ``base`` (``Transformation`` or ``Predicate``); None for a class not known."""
+    own, other = (
+        (TRANSFORMATIONS, PREDICATES) if base == "Transformation" else (PREDICATES, TRANSFORMATIONS)
+    )
+    if name == _INTERFACES[base]:
+        return "This class is abstract and cannot be created."
+    children = [n for n in own if n.startswith(f"{name}$")]
+    if children:  # an abstract transform whose $Key / $Value forms are the concrete ones
+        return f"This class is abstract and cannot be created. Did you mean {', '.join(children)}?"
+    interface = name in _INTERFACES.values()
+    if (
+        interface
+        or name in other
+        or name in _CONNECTORS
+        or any(n.startswith(f"{name}$") for n in other)
+    ):
+        return f"Class {'interface' if interface else 'class'} {name} does not implement the {base} interface"
+    return None
 
 
 def _unknown_keys(s: Settings, class_name: str, allowed_extra: frozenset[str]) -> None:

@@ -539,7 +539,9 @@ def test_topics_and_regex() -> None:
     c = with_keys({"topics.regex": "orders-.*"}, drop=("topics",))
     assert c.topics.regex == "orders-.*" and c.topics.names == ()
     assert c.spark_kafka_options()["subscribePattern"] == "orders-.*"
-    assert "topics and topics.regex are both set" in problems({"topics.regex": "x"})
+    assert "topics and topics.regex are mutually exclusive options, but both are set." in (
+        problems({"topics.regex": "x"})
+    )
     assert "topics.regex=( is invalid" in problems({"topics.regex": "("}, drop=("topics",))
     assert "topics=a,b c is invalid: b c not a legal topic name" in problems({"topics": "a,b c"})
 

@@ -153,7 +153,7 @@ def test_all_problems_are_reported_at_once() -> None:
         "Config 'transforms.cast.negate' was provided but there is no config "
         "'transforms.cast.predicate' defining a predicate to be negated.",
         'Missing required configuration "transforms.ghost.type" which has no default value. ('
-        "a transformation class: ",
+        "Not a Transformation; a transformation class: ",
         "Invalid value org.apache.kafka.connect.transforms.Filter for configuration "
         "transforms.old.type: not a key of "
         "an alias listed in transforms",
