@@ -524,8 +524,8 @@ def test_required_keys_all_reported() -> None:
         SinkConfig.from_mapping({})
     msg = str(info.value)
     assert msg.startswith("invalid connector config (6 problems):")
+    assert "  - topics, topics.regex: Must configure one of topics or topics.regex" in msg
     for key in (
-        "topics",
         "kafka.bootstrap.servers",
         "checkpoint.location",
         "s3.bucket.name",

@@ -110,9 +110,9 @@ def test_class_names_are_kafkas_exactly() -> None:
     text = one_problems("InsertField")  # no $Key / $Value
     assert (
         "Invalid value org.apache.kafka.connect.transforms.InsertField for configuration "
-        "transforms.t.type: Class "
-        "org.apache.kafka.connect.transforms.InsertField could not be found. Must be a "
-        "transformation class" in text
+        "transforms.t.type: This class is abstract and cannot be created. Did you mean "
+        "org.apache.kafka.connect.transforms.InsertField$Key, "
+        "org.apache.kafka.connect.transforms.InsertField$Value?" in text
     )
     assert (
         one_problems("com.example.Custom").count("org.apache.kafka.connect.transforms.Cast$Key")
