@@ -188,12 +188,12 @@ class TopicsConfig:
             if not subscribe:
                 r.problem("topics and topics.regex are both set: set at most one of them")
                 return cls()
-            r.problem(  # SinkConnectorConfig.validate
-                "topics, topics.regex: topics and topics.regex are mutually exclusive options, "
-                "but both are set."
-            )
+            both = "topics and topics.regex are mutually exclusive options, but both are set."
+            r.invalid("topics", topics, both)  # SinkConnectorConfig.validate: on each key
+            r.invalid("topics.regex", regex, both)
         elif topics is None and regex is None and subscribe:
-            r.problem("topics, topics.regex: Must configure one of topics or topics.regex")
+            for key in ("topics", "topics.regex"):
+                r.problem(f"{key}: Must configure one of topics or topics.regex")
         names: tuple[str, ...] = ()
         if topics is not None:
             names = tuple(t.strip() for t in topics.split(",") if t.strip())

@@ -523,8 +523,9 @@ def test_required_keys_all_reported() -> None:
     with pytest.raises(ConfigError) as info:
         SinkConfig.from_mapping({})
     msg = str(info.value)
-    assert msg.startswith("invalid connector config (6 problems):")
-    assert "  - topics, topics.regex: Must configure one of topics or topics.regex" in msg
+    assert msg.startswith("invalid connector config (7 problems):")
+    assert "  - topics: Must configure one of topics or topics.regex" in msg
+    assert "  - topics.regex: Must configure one of topics or topics.regex" in msg
     for key in (
         "kafka.bootstrap.servers",
         "checkpoint.location",
