@@ -78,10 +78,11 @@ def kafka_source(spark: SparkSession, config: SinkConfig) -> DataFrame:
 
 
 def kafka_rows(source: DataFrame) -> DataFrame:
-    """The Kafka source's rows as the sink reads them (timestamp in epoch milliseconds)."""
+    """The Kafka source's rows as the sink reads them (timestamp in epoch milliseconds; null
+    for Kafka's ``RecordBatch.NO_TIMESTAMP``, -1, as ``WorkerSinkTask`` hands it to the task)."""
     return source.selectExpr(
-        "topic", "partition", "offset", "unix_millis(timestamp) AS timestamp", "key", "value",
-        "headers",
+        "topic", "partition", "offset", "nullif(unix_millis(timestamp), -1) AS timestamp", "key",
+        "value", "headers",
     )  # fmt: skip
 
 
