@@ -46,6 +46,7 @@ STORAGE_CLASS = "io.confluent.connect.s3.storage.S3Storage"
 NO_EFFECT_KEYS = frozenset(
     {
         "tasks.max",
+        "tasks.max.enforce",
         "config.action.reload",
         "retry.backoff.ms",
         "shutdown.timeout.ms",
@@ -273,6 +274,7 @@ def _read_connector(r: KeyReader) -> str:
 
 
 _TYPED_NO_EFFECT = {
+    "tasks.max.enforce": "boolean",
     "s3.http.send.expect.continue": "boolean",
     "s3.elastic.buffer.enable": "boolean",
     "retry.backoff.ms": "long",

@@ -44,6 +44,7 @@ SOURCE_CONNECTOR_CLASS = "io.confluent.connect.s3.source.S3SourceConnector"
 NO_EFFECT_KEYS = frozenset(
     {
         "tasks.max",
+        "tasks.max.enforce",
         "storage.class",
         "config.action.reload",
         "header.converter",

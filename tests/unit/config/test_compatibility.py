@@ -118,6 +118,7 @@ SAMPLES: Mapping[str, Mapping[str, str | None]] = {
     "name": {"name": "archive"},
     "connector.class": {"connector.class": "io.confluent.connect.s3.S3SinkConnector"},
     "tasks.max": {"tasks.max": "4"},
+    "tasks.max.enforce": {"tasks.max.enforce": "false"},
     "topics": {"topics": "a,b"},
     "topics.regex": {"topics.regex": "a.*"},
     "key.converter": {"key.converter": "org.apache.kafka.connect.storage.StringConverter"},
