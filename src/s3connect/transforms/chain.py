@@ -297,7 +297,8 @@ def _not_a_class(name: str, base: str) -> str | None:
         or name in _CONNECTORS
         or any(n.startswith(f"{name}$") for n in other)
     ):
-        return f"Class {'interface' if interface else 'class'} {name} does not implement the {base} interface"
+        what = "interface" if interface else "class"
+        return f"Class {what} {name} does not implement the {base} interface"
     return None
 
 

@@ -94,8 +94,8 @@ def test_misconfigured_transform() -> None:
         {"transforms": "a", "transforms.a.type": K + "Cast$Value", "transforms.a.spec": "int9"}
     )
     assert (
-        "Invalid value [int9] for configuration transforms.a.spec: Invalid type found in casting spec: int9"
-        in text
+        "Invalid value [int9] for configuration transforms.a.spec: "
+        "Invalid type found in casting spec: int9" in text
     )
 
 
@@ -142,7 +142,8 @@ def test_abstract_key_value_transform() -> None:
     assert (
         "Invalid value org.apache.kafka.connect.transforms.Cast for configuration "
         "transforms.a.type: This class is abstract and cannot be created. Did you mean "
-        "org.apache.kafka.connect.transforms.Cast$Key, org.apache.kafka.connect.transforms.Cast$Value?"
+        "org.apache.kafka.connect.transforms.Cast$Key, "
+        "org.apache.kafka.connect.transforms.Cast$Value?"
     ) in text
 
 
@@ -249,8 +250,8 @@ def test_enriched_config_def() -> None:
         }
     )
     assert (
-        "transforms.hdt.must.exist.key: not a key of org.apache.kafka.connect.transforms.Filter (its keys: negate, predicate)"
-        in text
+        "transforms.hdt.must.exist.key: not a key of "
+        "org.apache.kafka.connect.transforms.Filter (its keys: negate, predicate)" in text
     )
 
 
