@@ -1546,7 +1546,14 @@ def _avro_value(a: _Avro, s: ConnectSchema, named: bool) -> Convert | None:
         # A logical type fastavro does not decode (from connect.name, or a decimal fastavro
         # refuses): the raw value, as AvroData's toConnectLogical converts it.
         return lambda v: _to_logical(s, v)
+    if s.type in _NARROW_INTS:  # toConnectData's ((Integer) value).byteValue()/shortValue()
+        half = _NARROW_INTS[s.type]
+        return lambda v: (v + half) % (2 * half) - half
     return None
+
+
+_NARROW_INTS = {Type.INT8: 1 << 7, Type.INT16: 1 << 15}
+"""Half the range of the Connect types an Avro int narrows into, as Java's casts wrap."""
 
 
 def _container_value(a: _Avro, s: ConnectSchema, named: bool) -> Convert | None:

@@ -45,6 +45,7 @@ class JsonFormat:
         self.compression = check_compression(compression)
         self.level = check_level(level)
         self.extension = ".json" + (".gz" if compression == "gzip" else "")
+        self.decimal_format = decimal_format
         self._converter = JsonConverter(schemas_enable=False, decimal_format=decimal_format)
 
     def write(self, records: Sequence[SinkRecord], out: BinaryIO) -> None:

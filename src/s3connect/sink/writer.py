@@ -51,6 +51,7 @@ from s3connect.errors import SINK_TASK_CLASS, RecordError
 from s3connect.formats.avro import AvroFormat, sync_marker
 from s3connect.formats.base import Format, LineFormat
 from s3connect.formats.bytearray import ByteArrayFormat, bytearray_problem
+from s3connect.formats.json import JsonFormat
 from s3connect.formats.parquet import ParquetFormat
 from s3connect.formats.views import ViewFormat, header_texts
 from s3connect.sink.data_checks import AvroDataChecks
@@ -210,8 +211,7 @@ class TopicPartitionWriter:
             for fmt, is_key in ((ctx.format, False), (keys, True))
             if isinstance(fmt, AvroFormat | ByteArrayFormat)
         ]
-        avro_data = isinstance(ctx.format, AvroFormat | ParquetFormat)  # values through AvroData
-        self._avro_data = AvroDataChecks() if avro_data else None
+        self._avro_data = _data_checks(ctx.format)
         self._rejected: RecordError | None = None
         self._placing: RawRecord | None = None
         self.flushed = False
@@ -750,3 +750,13 @@ def _onto_schema(records: list[SinkRecord], target: ConnectSchema) -> list[SinkR
                 out = list(records)
             out[i] = project_record(record, target)
     return out
+
+
+def _data_checks(fmt: Format) -> AvroDataChecks | None:
+    """The per-record checks of the values ``fmt`` converts as it writes them: AvroData's for
+    Avro and Parquet, ``JsonConverter.fromConnectData``'s decimals for JsonFormat's BASE64."""
+    if isinstance(fmt, AvroFormat | ParquetFormat):
+        return AvroDataChecks()
+    if isinstance(fmt, JsonFormat) and fmt.decimal_format.upper() == "BASE64":
+        return AvroDataChecks(decimals_only=True)
+    return None

@@ -89,10 +89,10 @@ def _schemas_and_datums(rng: random.Random, count: int, each: int) -> list[tuple
             continue
         try:
             connect = parse_json_schema({**s, "optional": False})
-        except ValueError:  # a default of another kind
+            assert connect is not None
+            avro = json.loads(avro_schema_json(connect))
+        except ValueError:  # a default of another kind, or at another scale than its Decimal's
             continue
-        assert connect is not None
-        avro = json.loads(avro_schema_json(connect))
         datums = []
         for _ in range(each * 20):  # values of other kinds now and then: tried again
             try:

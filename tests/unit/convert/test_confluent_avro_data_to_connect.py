@@ -668,3 +668,13 @@ def test_record_union_multiple_type_cycle() -> None:
     assert reader.read(io.BytesIO(encode(avro, datum))) == value
     assert reader.schema is not None
     assert from_connect_data(reader.schema, value) == datum
+
+
+def test_to_connect_narrow_ints_wrap_as_java_casts() -> None:
+    # No Java test: toConnectData's ((Integer) value).byteValue() / shortValue() wrap an Avro
+    # int beyond the Connect type's range (a writer other than AvroData may write one).
+    check({"type": "int", "connect.type": "int8"}, 300, INT8, 44)
+    check({"type": "int", "connect.type": "int8"}, -129, INT8, 127)
+    check({"type": "int", "connect.type": "int16"}, 65535, INT16, -1)
+    avro = {"type": "array", "items": ["null", {"type": "int", "connect.type": "int8"}]}
+    check(avro, [128, None], array(ConnectSchema(Type.INT8, optional=True)), [-128, None])

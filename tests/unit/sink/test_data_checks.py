@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
 
 from s3connect.connect.schema import ConnectSchema, Field, Type
-from s3connect.sink.data_checks import AvroDataChecks, avro_data_problem
+from s3connect.sink.data_checks import AvroDataChecks, avro_data_problem, decimal_problem
 
 INT = ConnectSchema(Type.INT32)
 OPT_INT = ConnectSchema(Type.INT32, optional=True)
@@ -63,3 +64,39 @@ def test_top_level_values() -> None:
     assert avro_data_problem(INT, None) == NULL
     assert avro_data_problem(OPT_INT, None) is None
     assert avro_data_problem(ConnectSchema(Type.ARRAY, value_schema=OPT_INT), [None]) is None
+
+
+DECIMAL2 = ConnectSchema(
+    Type.BYTES, optional=True, name="org.apache.kafka.connect.data.Decimal",
+    version=1, parameters={"scale": "2"},
+)  # fmt: skip
+PRICES = _struct(("price", DECIMAL2), ("history", ConnectSchema(Type.ARRAY, value_schema=DECIMAL2)))
+SCALE = (
+    "Decimal value has mismatching scale for given Decimal schema. "
+    "Schema has scale 2, value has scale {}."
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ({"price": Decimal("1.50"), "history": [Decimal("0.10")]}, None),
+        ({"price": None, "history": [None]}, None),
+        ({"price": Decimal("5"), "history": []}, SCALE.format(0)),  # JSON 5 for a scale of 2
+        ({"price": Decimal("1.50"), "history": [Decimal("1.555")]}, SCALE.format(3)),
+    ],
+)
+def test_a_decimal_at_another_scale_fails_as_decimal_from_logical(
+    value: Any, problem: str | None
+) -> None:
+    # JsonConverter reads a JSON number into a decimal of its own scale; AvroData's and
+    # JsonConverter's (BASE64) Decimal.fromLogical refuse it record by record.
+    assert avro_data_problem(PRICES, value) == problem
+    assert AvroDataChecks(decimals_only=True)(PRICES, value) == problem
+    assert decimal_problem(PRICES, value) == problem
+
+
+def test_decimals_only_leaves_nulls_and_non_structs_alone() -> None:
+    assert decimal_problem(OUTER, {**GOOD, "i": None}) is None
+    assert decimal_problem(PRICES, "not a struct") is None
+    assert avro_data_problem(OUTER, {**GOOD, "i": None}) == NULL
