@@ -551,10 +551,10 @@ def test_protobuf_and_json_schema_inputs(
     assert written == {
         "type": "record",
         "name": "Order",
-        "fields": [
-            {"name": "id", "type": "long"},
+        "fields": [  # everit's HashMap order of the properties, as Confluent's converter reads
             {"name": "item", "type": "string"},
             {"name": "qty", "type": ["null", "double"], "default": None},
+            {"name": "id", "type": "long"},
             {"name": "tags", "type": {"type": "array", "items": "string"}},
         ],
         "connect.doc": "An order",
