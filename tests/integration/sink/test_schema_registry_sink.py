@@ -578,7 +578,7 @@ def test_bad_magic_byte_goes_to_the_dlq_as_a_value_converter_error(
     serialize = AvroSerializer(schema_registry, json.dumps(USER))
     values = [serialize(user_record(i), ctx) for i in range(3)]
     assert values[1] is not None
-    values[1] = b"\x01" + values[1][1:]  # wrong magic byte
+    values[1] = b"\x07" + values[1][1:]  # wrong magic byte (1 frames a schema GUID)
     values.append(b"\x00\x7f\xff\xff\xf0payload")  # an id the registry does not know
     produce(producer, t, values)
     run(spark, sink_keys(t, bucket, tmp_path, **{
