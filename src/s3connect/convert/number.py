@@ -71,7 +71,30 @@ def _of_kind(value: Any, kind: Type) -> bool:
     return isinstance(value, float) and kind in (Type.FLOAT32, Type.FLOAT64)
 
 
-class NumberConverter:
+class _HeaderConverter:
+    """Kafka's number and Boolean converters are HeaderConverters too: a header's bytes are read
+    and written as a key's or value's."""
+
+    def to_connect(self, topic: str, data: bytes | None) -> tuple[Any, ConnectSchema | None]:
+        raise NotImplementedError
+
+    def from_connect(self, topic: str, schema: ConnectSchema | None, value: Any) -> bytes | None:
+        raise NotImplementedError
+
+    def to_connect_header(
+        self, topic: str, header_key: str, data: bytes | None
+    ) -> tuple[Any, ConnectSchema | None]:
+        """``toConnectHeader``: as :meth:`to_connect`."""
+        return self.to_connect(topic, data)
+
+    def from_connect_header(
+        self, topic: str, header_key: str, schema: ConnectSchema | None, value: Any
+    ) -> bytes | None:
+        """``fromConnectHeader``: as :meth:`from_connect`."""
+        return self.from_connect(topic, schema, value)
+
+
+class NumberConverter(_HeaderConverter):
     """Kafka's ``NumberConverter`` of one :class:`NumberType` (Converter and HeaderConverter)."""
 
     def __init__(self, number: NumberType | str, *, is_key: bool = False) -> None:
@@ -118,20 +141,8 @@ class NumberConverter:
         except OverflowError:  # a double beyond a float: Java's (float) cast makes an infinity
             return struct.pack(number.fmt, math.copysign(math.inf, value))
 
-    def to_connect_header(
-        self, topic: str, header_key: str, data: bytes | None
-    ) -> tuple[Any, ConnectSchema | None]:
-        """``toConnectHeader``: as :meth:`to_connect`."""
-        return self.to_connect(topic, data)
 
-    def from_connect_header(
-        self, topic: str, header_key: str, schema: ConnectSchema | None, value: Any
-    ) -> bytes | None:
-        """``fromConnectHeader``: as :meth:`from_connect`."""
-        return self.from_connect(topic, schema, value)
-
-
-class BooleanConverter:
+class BooleanConverter(_HeaderConverter):
     """Kafka's ``BooleanConverter``: one byte, 1 or 0, under an optional BOOLEAN schema
     (Converter and HeaderConverter)."""
 
@@ -175,15 +186,3 @@ class BooleanConverter:
                 + value_class(value, schema)
             )
         return b"\x01" if value else b"\x00"
-
-    def to_connect_header(
-        self, topic: str, header_key: str, data: bytes | None
-    ) -> tuple[Any, ConnectSchema | None]:
-        """``toConnectHeader``: as :meth:`to_connect`."""
-        return self.to_connect(topic, data)
-
-    def from_connect_header(
-        self, topic: str, header_key: str, schema: ConnectSchema | None, value: Any
-    ) -> bytes | None:
-        """``fromConnectHeader``: as :meth:`from_connect`."""
-        return self.from_connect(topic, schema, value)
