@@ -41,6 +41,7 @@ from s3connect.connect.schema import (
 from s3connect.connect.validate import validate_value
 from s3connect.util.jackson import Float32, dump
 from s3connect.util.java_hashmap import hashmap_order, hashmap_permutation
+from s3connect.util.javamath import java_narrow
 
 __all__ = [
     "NotProvable",
@@ -110,7 +111,7 @@ def parse_json_schema(node: Any) -> ConnectSchema | None:
         type=schema_type,
         optional=node.get("optional") is True,
         name=name if isinstance(name, str) else None,
-        version=_wrap(version, 32) if _is_integral(version) else None,
+        version=java_narrow(version, 32) if _is_integral(version) else None,
         doc=doc if isinstance(doc, str) else None,
         parameters=_parameters(node.get("parameters")),
         fields=fields,
@@ -155,12 +156,6 @@ def _is_integral(node: Any) -> bool:
     return node.__class__ is int
 
 
-def _wrap(number: int, bits: int) -> int:
-    """Java's narrowing of an integer to ``bits`` bits (two's complement)."""
-    half = 1 << (bits - 1)
-    return ((number + half) & ((half << 1) - 1)) - half
-
-
 def _long_value(node: Any) -> int:
     """``JsonNode.longValue`` (before Java narrows it): a number without its fraction, any
     other node 0."""
@@ -182,7 +177,7 @@ def _int_converter(bits: int) -> Callable[[Any], Any]:
     def convert(node: Any) -> int:
         if node.__class__ is int and low <= node <= high:
             return node
-        return _wrap(_long_value(node), bits)
+        return java_narrow(_long_value(node), bits)
 
     return convert
 
@@ -320,7 +315,7 @@ def _timestamp_to_connect(schema: ConnectSchema, node: Any) -> datetime:
             "Invalid type for Timestamp, underlying representation should be integral but was "
             f"{json_type_name(node)}"
         )
-    millis = _wrap(node, 64)
+    millis = java_narrow(node, 64)
     return _in_years(lambda: EPOCH + timedelta(milliseconds=millis), "Timestamp", millis)
 
 

@@ -62,6 +62,7 @@ from s3connect.convert.avro_anything import PARSED as ANYTHING_PARSED
 from s3connect.convert.avro_anything import anything_value, is_anything
 from s3connect.convert.codegen import connect_to_avro_fast
 from s3connect.util.java_hashmap import sized_capacity
+from s3connect.util.javamath import java_narrow
 
 __all__ = [
     "AVRO_DATA_CONFIG",
@@ -1547,13 +1548,13 @@ def _avro_value(a: _Avro, s: ConnectSchema, named: bool) -> Convert | None:
         # refuses): the raw value, as AvroData's toConnectLogical converts it.
         return lambda v: _to_logical(s, v)
     if s.type in _NARROW_INTS:  # toConnectData's ((Integer) value).byteValue()/shortValue()
-        half = _NARROW_INTS[s.type]
-        return lambda v: (v + half) % (2 * half) - half
+        bits = _NARROW_INTS[s.type]
+        return lambda v: java_narrow(v, bits)
     return None
 
 
-_NARROW_INTS = {Type.INT8: 1 << 7, Type.INT16: 1 << 15}
-"""Half the range of the Connect types an Avro int narrows into, as Java's casts wrap."""
+_NARROW_INTS = {Type.INT8: 8, Type.INT16: 16}
+"""The bits of the Connect types an Avro int narrows into, as Java's casts wrap."""
 
 
 def _container_value(a: _Avro, s: ConnectSchema, named: bool) -> Convert | None:

@@ -31,7 +31,8 @@ from s3connect.convert.avro_data import (
     connect_reader,
 )
 from s3connect.formats.base import FileRecords
-from s3connect.formats.common import file_schema, read_long, read_varint
+from s3connect.formats.common import file_schema
+from s3connect.util.avro_varint import encode_long, read_long, read_varint
 from s3connect.util.java_utf8 import java_utf8_ready
 
 __all__ = ["AVRO_CODECS", "AvroFormat", "read_avro", "sync_marker"]
@@ -40,17 +41,6 @@ AVRO_CODECS = ("null", "deflate", "snappy", "bzip2")
 _MAGIC = b"Obj\x01"
 _SYNC_SIZE = 16
 _SYNC_INTERVAL = 64_000  # DataFileConstants.DEFAULT_SYNC_INTERVAL (4000 * 16)
-
-
-def _long(n: int) -> bytes:
-    """Avro's zig-zag varint encoding of a long."""
-    n = (n << 1) ^ (n >> 63)
-    out = bytearray()
-    while n & ~0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 def _snappy(data: bytes) -> bytes:
@@ -182,16 +172,16 @@ class AvroFormat:
             "avro.schema": schema_json.encode("utf-8"),
             "avro.codec": self.codec.encode("ascii"),
         }
-        header.write(_long(len(meta)))
+        header.write(encode_long(len(meta)))
         for key, value in meta.items():
-            header.write(_long(len(key)) + key.encode("ascii"))
-            header.write(_long(len(value)) + value)
-        header.write(_long(0) + sync)
+            header.write(encode_long(len(key)) + key.encode("ascii"))
+            header.write(encode_long(len(value)) + value)
+        header.write(encode_long(0) + sync)
         out.write(header.getvalue())
 
     def _write_block(self, out: BinaryIO, block: bytes, count: int, sync: bytes) -> None:
         data = self._compress(block)
-        out.write(_long(count) + _long(len(data)))
+        out.write(encode_long(count) + encode_long(len(data)))
         out.write(data)
         out.write(sync)
 

@@ -1,5 +1,5 @@
 """Shared pieces of the formats: the record check and ``s3.compression.type`` streams for the
-writers; varints, gunzip and separator splitting for the readers."""
+writers; gunzip and separator splitting for the readers."""
 
 from __future__ import annotations
 
@@ -23,8 +23,6 @@ __all__ = [
     "file_schema",
     "gunzip",
     "open_stream",
-    "read_long",
-    "read_varint",
     "split_column",
     "split_records",
     "write_parts",
@@ -128,29 +126,6 @@ def write_parts(
     for part in parts:
         stream.write(part)
     stream.close()
-
-
-def read_varint(fo: BinaryIO) -> int:
-    """An unsigned base-128 varint (little-endian groups of 7 bits) read from ``fo``.
-
-    Raises:
-        EOFError: the stream ends inside the varint.
-    """
-    shift = n = 0
-    while True:
-        byte = fo.read(1)
-        if not byte:
-            raise EOFError("the stream ends inside a varint")
-        n |= (byte[0] & 0x7F) << shift
-        if not byte[0] & 0x80:
-            return n
-        shift += 7
-
-
-def read_long(fo: BinaryIO) -> int:
-    """An Avro long (a zig-zag varint) read from ``fo``."""
-    n = read_varint(fo)
-    return (n >> 1) ^ -(n & 1)
 
 
 def gunzip(data: bytes, extension: str) -> bytes:

@@ -30,6 +30,7 @@ from s3connect.connect.records import SinkRecord
 from s3connect.connect.schema import ConnectSchema, Field, Type
 from s3connect.errors import ConfigError, PartitionError
 from s3connect.transforms.jvm import java_trim
+from s3connect.transforms.settings import invalid_value
 from s3connect.util.javamath import java_div
 from s3connect.util.timeformat import JodaFormatter, JodaZone, parse_iso_datetime
 
@@ -473,7 +474,7 @@ class RecordFieldTimestampExtractor:
 
 def _config_error(key: str, value: object, message: str) -> ConfigError:
     """Kafka's ``ConfigException(name, value, message)``: names the key and the value."""
-    return ConfigError(f"Invalid value {value} for configuration {key}: {message}")
+    return ConfigError(invalid_value(key, value, message))
 
 
 def bucket_start(duration_ms: int, timestamp_ms: int, zone: JodaZone) -> int:

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from s3connect.connect.schema import Type
 from s3connect.util.jackson import Float32, dump
+from s3connect.util.javamath import java_narrow
 
 __all__ = [
     "decimal_text",
@@ -27,7 +28,6 @@ __all__ = [
     "parse_double",
     "parse_integer",
     "to_float32",
-    "wrap",
 ]
 
 _BITS = {Type.INT8: 8, Type.INT16: 16, Type.INT32: 32, Type.INT64: 64}
@@ -54,12 +54,6 @@ def java_split(text: str, separator: str) -> list[str]:
     return parts
 
 
-def wrap(value: int, bits: int) -> int:
-    """A two's complement narrowing to ``bits`` (Java's ``(byte)``, ``(short)``, ...)."""
-    value &= (1 << bits) - 1
-    return value - (1 << bits) if value >> (bits - 1) else value
-
-
 def _double_to_integer(value: float, bits: int) -> int:
     """Java's ``(int)`` / ``(long)`` of a double: NaN is 0, out of range saturates."""
     if math.isnan(value):
@@ -79,7 +73,7 @@ def long_value(value: int | float | Decimal) -> int:
         exponent = value.as_tuple().exponent
         if isinstance(exponent, int) and exponent >= 64:
             return 0  # a multiple of 10**64 is one of 2**64: no low bits (and no huge int)
-    return wrap(int(value), 64)
+    return java_narrow(int(value), 64)
 
 
 def narrow(value: int | float | Decimal, target: Type) -> int:
@@ -87,8 +81,8 @@ def narrow(value: int | float | Decimal, target: Type) -> int:
     bits = _BITS[target]
     if isinstance(value, float):
         # Double.byteValue() and shortValue() are (byte) / (short) of (int) value.
-        return wrap(_double_to_integer(value, max(bits, 32)), bits)
-    return wrap(int(value), bits)
+        return java_narrow(_double_to_integer(value, max(bits, 32)), bits)
+    return java_narrow(int(value), bits)
 
 
 def to_float32(value: float) -> Float32:

@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from s3connect.transforms.jvm import java_trim
+from s3connect.transforms.values import java_text
 
-__all__ = ["REQUIRED", "Settings", "invalid_value", "java_text", "shown"]
+__all__ = ["REQUIRED", "Settings", "invalid_value", "shown"]
 
 
 class _Required:
@@ -34,15 +35,6 @@ def shown(value: Any) -> str:
         value = "true" if value else "false"
     text = str(value)
     return text if text != "" else "''"
-
-
-def java_text(value: Any) -> str:
-    """A config value as Java's ``String.valueOf`` shows it (lists as ``[a, b]``)."""
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(java_text(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "null" if value is None else str(value)
 
 
 def invalid_value(key: str, value: Any, message: str) -> str:

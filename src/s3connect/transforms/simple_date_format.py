@@ -26,7 +26,7 @@ from s3connect.transforms.date_format import (
     format_millis,
     month_length,
 )
-from s3connect.transforms.jvm import wrap
+from s3connect.util.javamath import java_narrow
 
 __all__ = ["SimpleDateFormat"]
 
@@ -174,7 +174,7 @@ def _parse_number(text: str, index: int) -> tuple[int, int] | None:
         return None
     value = int(text[index:end])
     if LONG_MIN <= value <= LONG_MAX:
-        return wrap(value, 32), end
+        return java_narrow(value, 32), end
     return (2**31 - 1 if value > 0 else -(2**31)), end
 
 

@@ -34,9 +34,9 @@ from s3connect.transforms.jvm import (
     narrow,
     parse_big_decimal,
     to_float32,
-    wrap,
 )
 from s3connect.util.jackson import Float32
+from s3connect.util.javamath import java_narrow
 
 __all__ = [
     "ISO_DATE",
@@ -85,7 +85,7 @@ def date_from_days(days: int) -> date:
         DataError: a day out of Python's years 1 to 9999.
     """
     try:
-        return EPOCH_DAY + timedelta(days=wrap(days, 32))
+        return EPOCH_DAY + timedelta(days=java_narrow(days, 32))
     except OverflowError:
         raise DataError(f"{days} is out of the range of a {DATE}") from None
 
@@ -109,7 +109,7 @@ def time_from_millis(millis: int) -> time | datetime:
         DataError: Kafka's message for milliseconds out of 0 to 86400000.
     """
     try:
-        return millis_to_time(wrap(millis, 32))
+        return millis_to_time(java_narrow(millis, 32))
     except ValueError as e:
         raise DataError(str(e)) from None
 

@@ -21,6 +21,7 @@ import fastavro
 from s3connect.convert.avro_data import ConnectReader, connect_reader
 from s3connect.convert.registry.base import Prepared, RegistryConverter
 from s3connect.convert.registry.client import SchemaRef
+from s3connect.util.avro_varint import encode_long
 
 __all__ = ["AvroConverter"]
 
@@ -47,7 +48,7 @@ class AvroConverter(RegistryConverter):
 
         def decode(data: bytes) -> Any:
             if raw_bytes:  # the serializers write a bytes schema's value as it is
-                buf = io.BytesIO(_long(len(data) - 5) + data[5:])
+                buf = io.BytesIO(encode_long(len(data) - 5) + data[5:])
             else:
                 buf = io.BytesIO(data)
                 buf.seek(5)
@@ -121,14 +122,3 @@ def _resolving(writer: Any, latest: Any, reader: ConnectReader) -> Any:
         return reader.read(resolved)
 
     return read
-
-
-def _long(n: int) -> bytes:
-    """Avro's zig-zag varint of ``n`` (a bytes value's length)."""
-    z = (n << 1) ^ (n >> 63)
-    out = bytearray()
-    while z > 0x7F:
-        out.append((z & 0x7F) | 0x80)
-        z >>= 7
-    out.append(z)
-    return bytes(out)

@@ -39,6 +39,7 @@ from s3connect.convert.registry.proto_logical import (
     google_time_of_day,
     protobuf_timestamp,
 )
+from s3connect.util.javamath import java_narrow
 
 __all__ = [
     "PROTO_ENUM",
@@ -335,9 +336,9 @@ def _proto_scalar(schema: ConnectSchema, field: Any) -> Convert:
     if ft in (F.TYPE_UINT64, F.TYPE_FIXED64):
         return lambda n: n - (1 << 64) if n >= (1 << 63) else n
     if schema.type is Type.INT8:  # connect.type=int8: Number.byteValue() wraps
-        return lambda n: (n + 0x80) % 0x100 - 0x80
+        return lambda n: java_narrow(n, 8)
     if schema.type is Type.INT16:  # Number.shortValue()
-        return lambda n: (n + 0x8000) % 0x10000 - 0x8000
+        return lambda n: java_narrow(n, 16)
     if ft == F.TYPE_MESSAGE:
         return _proto_message(schema, field.message_type)
     if ft == F.TYPE_BYTES:
